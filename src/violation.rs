@@ -1,0 +1,92 @@
+//! Violations: what the tracker reports when a stream breaks a rule.
+
+use serde::Serialize;
+use std::fmt;
+
+/// How bad a broken rule is (see the severities of `docs/rules.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The stream is broken: the tracker refuses every later event.
+    Fatal,
+    /// A MUST was broken; processing continues.
+    Violation,
+    /// A SHOULD, or a suspicious pattern.
+    Warning,
+}
+
+/// One broken rule, with where it happened.
+///
+/// ```
+/// use agui_tool_calls::{Severity, Violation};
+///
+/// let v = Violation::new("T1", Severity::Fatal, 3, "TOOL_CALL_ARGS for a call that is not open");
+/// assert_eq!(v.to_string(), "T1 (fatal) at event 3: TOOL_CALL_ARGS for a call that is not open");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Violation {
+    /// The rule id of `RULES.md`, such as `T1`.
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// Zero-based index of the offending event in the stream.
+    pub event_index: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+}
+
+impl Violation {
+    /// A violation with no call or message named yet.
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        event_index: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        Violation {
+            code,
+            severity,
+            message: message.into(),
+            event_index,
+            tool_call_id: None,
+            message_id: None,
+        }
+    }
+
+    /// Names the tool call the violation is about.
+    pub fn with_call(mut self, id: &str) -> Self {
+        self.tool_call_id = Some(id.to_owned());
+        self
+    }
+
+    /// Names the message the violation is about.
+    pub fn with_message(mut self, id: &str) -> Self {
+        self.message_id = Some(id.to_owned());
+        self
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Fatal => "fatal",
+            Severity::Violation => "violation",
+            Severity::Warning => "warning",
+        })
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}) at event {}: {}",
+            self.code, self.severity, self.event_index, self.message
+        )
+    }
+}
+
+impl std::error::Error for Violation {}
