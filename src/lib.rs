@@ -21,10 +21,11 @@
 pub mod args;
 pub mod events;
 pub mod machine;
+pub mod sse;
 pub mod violation;
 
 #[cfg(target_arch = "wasm32")]
-mod wasm;
+pub mod wasm;
 
 pub use machine::{Options, Tracker};
 pub use violation::{Severity, Violation};

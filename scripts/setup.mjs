@@ -1,0 +1,67 @@
+// Installs what building and testing need, idempotently: a second run only
+// checks and takes seconds. Called by `npm start` and `npm test`.
+//
+//   - the wasm32-unknown-unknown Rust target
+//   - the wasm-bindgen CLI at exactly the version in Cargo.lock
+//   - the npm devDependencies, from the committed lockfile
+//   - Chromium and ChromeDriver (Debian packages) for the browser tests
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import path from "node:path";
+import { root, run, capture, main } from "./lib.mjs";
+
+function ensureWasmTarget() {
+  const installed = capture("rustup", ["target", "list", "--installed"]) ?? "";
+  if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
+    run("rustup", ["target", "add", "wasm32-unknown-unknown"]);
+  }
+}
+
+/** The wasm-bindgen version Cargo.lock pins: the CLI must match it exactly. */
+export function lockedWasmBindgenVersion() {
+  const lock = readFileSync(path.join(root, "Cargo.lock"), "utf8");
+  const match = lock.match(/name = "wasm-bindgen"\nversion = "([^"]+)"/);
+  if (!match) throw new Error("Cargo.lock does not pin wasm-bindgen");
+  return match[1];
+}
+
+function ensureWasmBindgenCli() {
+  const want = lockedWasmBindgenVersion();
+  const have = capture("wasm-bindgen", ["--version"]) ?? "";
+  if (have.trim() !== `wasm-bindgen ${want}`) {
+    // No --locked: one of the CLI's locked dependencies is not on the registry.
+    run("cargo", ["install", "wasm-bindgen-cli", "--version", `=${want}`]);
+  }
+}
+
+function ensureNodeModules() {
+  const lock = readFileSync(path.join(root, "package-lock.json"));
+  const digest = createHash("sha256").update(lock).digest("hex");
+  const stamp = path.join(root, "node_modules", ".setup-stamp");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return;
+  run("npm", ["ci", "--no-audit", "--no-fund"]);
+  writeFileSync(stamp, digest);
+}
+
+function ensureChromium() {
+  if (existsSync("/usr/bin/chromium") && existsSync("/usr/bin/chromedriver")) return;
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const apt = (args) =>
+    sudo.length ? run("sudo", ["apt-get", ...args]) : run("apt-get", args);
+  apt(["update"]);
+  apt(["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"]);
+}
+
+export function setup() {
+  ensureWasmTarget();
+  ensureWasmBindgenCli();
+  ensureNodeModules();
+  ensureChromium();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(() => {
+    setup();
+    console.log("setup: everything is in place");
+  });
+}

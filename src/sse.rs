@@ -1,0 +1,257 @@
+//! A `text/event-stream` decoder, as the HTML standard specifies it, fed
+//! with chunks split anywhere: inside a line, between CR and LF, inside a
+//! UTF-8 sequence.
+//!
+//! ```
+//! use agui_tool_calls::sse::SseDecoder;
+//!
+//! let mut decoder = SseDecoder::new();
+//! let mut events = Vec::new();
+//! decoder.push_bytes(b"data: {\"type\":", |e| events.push(e.data.to_owned()));
+//! decoder.push_bytes(b"\"RUN_STARTED\"}\r\n\r\n", |e| events.push(e.data.to_owned()));
+//! assert_eq!(events, [r#"{"type":"RUN_STARTED"}"#]);
+//! ```
+
+/// One dispatched event: what `data:` lines carried, joined with LF.
+#[derive(Debug, PartialEq, Eq)]
+pub struct SseEvent<'a> {
+    /// The `event:` field, or `message` when none was given.
+    pub event_type: &'a str,
+    pub data: &'a str,
+    /// The last event id seen so far (`id:`), which persists across events.
+    pub last_event_id: &'a str,
+}
+
+/// Incremental decoder state. Memory is bounded by the longest line and
+/// the largest event, never by the stream.
+#[derive(Debug, Default)]
+pub struct SseDecoder {
+    /// Up to three bytes of a UTF-8 sequence split across chunks.
+    utf8_tail: Vec<u8>,
+    /// Whether the byte-order mark has been looked for (first bytes only).
+    started: bool,
+    line: String,
+    /// The previous chunk ended in CR: a leading LF now ends nothing new.
+    after_cr: bool,
+    data: String,
+    event_type: String,
+    last_event_id: String,
+}
+
+impl SseDecoder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds raw bytes; calls `dispatch` for every complete event.
+    pub fn push_bytes(&mut self, bytes: &[u8], mut dispatch: impl FnMut(SseEvent<'_>)) {
+        if self.utf8_tail.is_empty() {
+            self.decode(bytes, &mut dispatch);
+        } else {
+            let mut joined = std::mem::take(&mut self.utf8_tail);
+            joined.extend_from_slice(bytes);
+            self.decode(&joined, &mut dispatch);
+        }
+    }
+
+    /// Decodes UTF-8 as the standard says: invalid sequences become U+FFFD,
+    /// an incomplete one at the end waits for the next chunk.
+    fn decode(&mut self, mut bytes: &[u8], dispatch: &mut impl FnMut(SseEvent<'_>)) {
+        loop {
+            match std::str::from_utf8(bytes) {
+                Ok(text) => return self.push_str(text, &mut *dispatch),
+                Err(e) => {
+                    let (valid, rest) = bytes.split_at(e.valid_up_to());
+                    if let Ok(valid) = std::str::from_utf8(valid) {
+                        self.push_str(valid, &mut *dispatch);
+                    }
+                    match e.error_len() {
+                        None => return self.utf8_tail.extend_from_slice(rest),
+                        Some(len) => {
+                            self.push_str("\u{FFFD}", &mut *dispatch);
+                            bytes = &rest[len..];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Feeds text (already decoded); calls `dispatch` for every complete event.
+    pub fn push_str(&mut self, text: &str, mut dispatch: impl FnMut(SseEvent<'_>)) {
+        let mut text = text;
+        if !self.started && !text.is_empty() {
+            self.started = true;
+            text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+        }
+        let mut rest = text;
+        if self.after_cr && !rest.is_empty() {
+            self.after_cr = false;
+            rest = rest.strip_prefix('\n').unwrap_or(rest);
+        }
+        while let Some(end) = rest.find(['\r', '\n']) {
+            self.line.push_str(&rest[..end]);
+            let terminator = rest.as_bytes()[end];
+            rest = &rest[end + 1..];
+            if terminator == b'\r' {
+                match rest.as_bytes().first() {
+                    Some(b'\n') => rest = &rest[1..],
+                    None => self.after_cr = true,
+                    Some(_) => {}
+                }
+            }
+            let mut line = std::mem::take(&mut self.line);
+            self.process_line(&line, &mut dispatch);
+            line.clear();
+            self.line = line; // keeps its capacity for the next line
+        }
+        self.line.push_str(rest);
+    }
+
+    fn process_line(&mut self, line: &str, dispatch: &mut impl FnMut(SseEvent<'_>)) {
+        if line.is_empty() {
+            return self.dispatch(dispatch);
+        }
+        if line.starts_with(':') {
+            return; // a comment
+        }
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line, ""),
+        };
+        match field {
+            "data" => {
+                self.data.push_str(value);
+                self.data.push('\n');
+            }
+            "event" => {
+                self.event_type.clear();
+                self.event_type.push_str(value);
+            }
+            "id" if !value.contains('\0') => {
+                self.last_event_id.clear();
+                self.last_event_id.push_str(value);
+            }
+            // `retry` only concerns reconnection, which is the transport's.
+            _ => {}
+        }
+    }
+
+    fn dispatch(&mut self, dispatch: &mut impl FnMut(SseEvent<'_>)) {
+        if self.data.is_empty() {
+            self.event_type.clear();
+            return;
+        }
+        let data = self.data.strip_suffix('\n').unwrap_or(&self.data);
+        let event_type = if self.event_type.is_empty() {
+            "message"
+        } else {
+            &self.event_type
+        };
+        dispatch(SseEvent {
+            event_type,
+            data,
+            last_event_id: &self.last_event_id,
+        });
+        self.data.clear();
+        self.event_type.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode_in(chunks: &[&[u8]]) -> Vec<(String, String, String)> {
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            decoder.push_bytes(chunk, |e| {
+                out.push((e.event_type.into(), e.data.into(), e.last_event_id.into()))
+            });
+        }
+        out
+    }
+
+    fn data_of(chunks: &[&[u8]]) -> Vec<String> {
+        decode_in(chunks).into_iter().map(|(_, d, _)| d).collect()
+    }
+
+    const RECORDED: &str = "\u{FEFF}: keep-alive\r\n\
+        data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
+        event: message\nid: 7\n\
+        data: {\"type\":\"TOOL_CALL_ARGS\",\n\
+        data: \"delta\":\"h\u{e9}llo \u{1F600}\"}\n\n\
+        retry: 1000\r\r\
+        data:{\"type\":\"RUN_FINISHED\"}\r\r\
+        data: dropped: no blank line ends it";
+
+    fn recorded_events() -> Vec<String> {
+        vec![
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#.into(),
+            "{\"type\":\"TOOL_CALL_ARGS\",\n\"delta\":\"h\u{e9}llo \u{1F600}\"}".into(),
+            r#"{"type":"RUN_FINISHED"}"#.into(),
+        ]
+    }
+
+    #[test]
+    fn e1_recorded_stream_decodes_in_one_chunk() {
+        assert_eq!(data_of(&[RECORDED.as_bytes()]), recorded_events());
+    }
+
+    #[test]
+    fn e1_every_split_point_gives_the_same_events() {
+        let bytes = RECORDED.as_bytes();
+        for split in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(split);
+            assert_eq!(data_of(&[a, b]), recorded_events(), "split at byte {split}");
+        }
+    }
+
+    #[test]
+    fn e1_byte_at_a_time_gives_the_same_events() {
+        let chunks: Vec<&[u8]> = RECORDED.as_bytes().chunks(1).collect();
+        assert_eq!(data_of(&chunks), recorded_events());
+    }
+
+    #[test]
+    fn e1_every_pair_of_split_points_gives_the_same_events() {
+        let bytes = RECORDED.as_bytes();
+        for i in 0..=bytes.len() {
+            for j in i..=bytes.len() {
+                let chunks = [&bytes[..i], &bytes[i..j], &bytes[j..]];
+                assert_eq!(data_of(&chunks), recorded_events(), "splits at {i} and {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn e1_event_type_and_last_event_id_are_reported() {
+        let events = decode_in(&[b"event: custom\nid: 42\ndata: x\n\ndata: y\n\n"]);
+        assert_eq!(events[0], ("custom".into(), "x".into(), "42".into()));
+        assert_eq!(events[1], ("message".into(), "y".into(), "42".into()));
+    }
+
+    #[test]
+    fn e1_field_without_colon_and_empty_data_follow_the_standard() {
+        // `data` alone appends an empty line; an event of empty data lines
+        // still dispatches (its data is one LF less than the buffer).
+        assert_eq!(data_of(&[b"data\ndata\n\n"]), ["\n"]);
+        // No data at all: nothing dispatches.
+        assert!(data_of(&[b"event: x\n\n"]).is_empty());
+        // Only one leading space is removed from a value.
+        assert_eq!(data_of(&[b"data:  two\n\n"]), [" two"]);
+    }
+
+    #[test]
+    fn e1_invalid_utf8_becomes_replacement_character() {
+        assert_eq!(data_of(&[b"data: a\xffb\n\n"]), ["a\u{FFFD}b"]);
+        assert_eq!(data_of(&[b"data: a\xe2\x82", b"\n\n"]), ["a\u{FFFD}"]);
+    }
+
+    #[test]
+    fn e1_id_with_nul_is_ignored() {
+        let events = decode_in(&[b"id: a\0b\ndata: x\n\n"]);
+        assert_eq!(events[0].2, "");
+    }
+}
