@@ -1,6 +1,7 @@
 // The public face of the package: the ToolCallTracker class over the wasm core.
 import { initSync, WasmTracker } from "./agui_tool_calls.js";
 import { wasmLatin1 } from "./wasm-bytes.js";
+import { SnapshotBuilder } from "./snapshot.js";
 
 // The module is embedded (one character per byte), so importing this file is
 // all it takes in Node, a browser page, a worker or a bundler.
@@ -12,43 +13,113 @@ function latin1Bytes(text) {
   return bytes;
 }
 
-/** Thrown by `push*` when the stream breaks a fatal rule. */
+/** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
   constructor(violation) {
-    super(`${violation.code}: ${violation.message}`);
+    super(`${violation.code} at event ${violation.eventIndex}: ${violation.message}`);
     this.name = "ToolCallStreamError";
     this.violation = violation;
   }
 }
 
-/** The tool-call state of one AG-UI thread. */
+/**
+ * The tool-call state of one AG-UI thread: feed it the events an agent
+ * streams, read immutable snapshots back.
+ */
 export class ToolCallTracker {
-  #core = new WasmTracker();
-  #snapshot = Object.freeze({ calls: Object.freeze([]), fatal: null });
+  #core;
+  #builder = new SnapshotBuilder();
+  #listeners = new Set();
+
+  constructor(options = {}) {
+    this.#core = new WasmTracker(JSON.stringify(options));
+  }
+
+  /** Reads one AG-UI event object. */
+  push(event) {
+    if (event === null || typeof event !== "object" || Array.isArray(event)) {
+      // Still counted and reported by the core, with the event's index.
+      return this.#pushed(this.#core.pushJson(JSON.stringify(event ?? null)));
+    }
+    return this.#pushed(this.#core.pushJson(JSON.stringify(event)));
+  }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
-    const changes = JSON.parse(this.#core.pushJson(text));
-    const calls = changes.calls.map((c) =>
-      Object.freeze({ id: c.id, name: c.name, status: c.status, argsText: c.argsText }),
-    );
-    this.#snapshot = Object.freeze({ calls: Object.freeze(calls), fatal: changes.fatal ?? null });
-    if (changes.fatal) throw new ToolCallStreamError(changes.fatal);
-    return this.#snapshot;
+    return this.#pushed(this.#core.pushJson(String(text)));
   }
 
-  /** Reads one event given as an object. */
-  push(event) {
-    return this.pushJson(JSON.stringify(event));
+  /** Reads raw `text/event-stream` input, split anywhere. */
+  pushSse(chunk) {
+    const record =
+      typeof chunk === "string" ? this.#core.pushSseText(chunk) : this.#core.pushSseBytes(toBytes(chunk));
+    return this.#pushed(record);
   }
 
-  /** The current snapshot. */
+  /** The current snapshot (the identical object while nothing changes). */
   snapshot() {
-    return this.#snapshot;
+    return this.#builder.snapshot;
   }
 
-  /** Releases the wasm memory of this tracker. */
+  /** Calls `listener` with every new snapshot; returns the unsubscribe function. */
+  subscribe(listener) {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
+  startRun(input) {
+    this.#applied(this.#core.startRun(JSON.stringify(input)));
+  }
+
+  /** Records the user's approval of a completed call. */
+  approve(toolCallId) {
+    return this.#applied(this.#core.approve(toolCallId));
+  }
+
+  /** Declines a completed call: it is answered with a tool message saying so. */
+  decline(toolCallId, reason) {
+    return this.#applied(this.#core.decline(toolCallId, reason));
+  }
+
+  /** Answers a completed call with the tool's output. */
+  answer(toolCallId, content) {
+    return this.#applied(this.#core.answer(toolCallId, JSON.stringify(content)));
+  }
+
+  /** Answers a completed call with a failure. */
+  fail(toolCallId, error, content) {
+    return this.#applied(this.#core.fail(toolCallId, error, content));
+  }
+
+  /** The tool messages the application produced, for the next run's `messages`. */
+  toolMessages() {
+    return JSON.parse(this.#core.toolMessages());
+  }
+
+  /** Releases the wasm memory; the tracker is unusable afterwards. */
   free() {
+    this.#listeners.clear();
     this.#core.free();
   }
+
+  #pushed(record) {
+    const snapshot = this.#applied(record);
+    if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
+    return snapshot;
+  }
+
+  #applied(record) {
+    const before = this.#builder.snapshot;
+    const snapshot = this.#builder.apply(JSON.parse(record));
+    if (snapshot !== before) for (const listener of [...this.#listeners]) listener(snapshot);
+    return snapshot;
+  }
+}
+
+function toBytes(chunk) {
+  if (chunk instanceof Uint8Array) return chunk;
+  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  throw new TypeError("pushSse takes a string or a Uint8Array");
 }
