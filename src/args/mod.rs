@@ -270,3 +270,15 @@ fn parse_error(message: String, at: usize) -> ArgsError {
         position: Some(at),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reader_stays_small() {
+        // One reader lives in every call: its fixed state must stay small.
+        let size = std::mem::size_of::<ArgsReader>();
+        assert!(size <= 224, "ArgsReader is {size} bytes");
+    }
+}
