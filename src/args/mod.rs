@@ -1,0 +1,284 @@
+//! A call's argument text, and what can be read from it while it streams.
+//!
+//! [`ArgsReader`] keeps the text exactly as the deltas built it (rule T4) and
+//! reads each byte once, as it arrives, with an incremental JSON scanner: a
+//! delta costs time in proportion to its own length, whatever came before.
+//! From the scanner's position it offers, at any time, a best-effort partial
+//! value of the text so far ([`Partial`], rules in `docs/partial-json.md`) and,
+//! at `TOOL_CALL_END`, the final parse (rule T6).
+
+mod nesting;
+mod scanner;
+
+use serde_json::Value;
+
+pub use nesting::MAX_DEPTH_CEILING;
+use scanner::{End, Reason, Scanner, Stop};
+
+/// Limits on one call's arguments (rule S5).
+///
+/// ```
+/// use agui_tool_calls::args::ArgsLimits;
+///
+/// let limits = ArgsLimits::default();
+/// assert_eq!(limits.max_bytes, 4 * 1024 * 1024);
+/// assert_eq!(limits.max_depth, 64);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArgsLimits {
+    /// Most bytes of argument text one call may carry.
+    pub max_bytes: usize,
+    /// Deepest nesting of arrays and objects (`[]` is depth 1). Values above
+    /// [`MAX_DEPTH_CEILING`] act as the ceiling.
+    pub max_depth: usize,
+}
+
+impl Default for ArgsLimits {
+    fn default() -> Self {
+        ArgsLimits {
+            max_bytes: 4 * 1024 * 1024,
+            max_depth: 64,
+        }
+    }
+}
+
+/// Why arguments could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgsErrorKind {
+    /// The complete text is not one JSON document (rule T6).
+    Parse,
+    /// A limit of [`ArgsLimits`] was exceeded (rule S5).
+    Limit,
+}
+
+/// An error about a call's arguments, recorded on the call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgsError {
+    /// Parse or limit.
+    pub kind: ArgsErrorKind,
+    /// What went wrong, for people.
+    pub message: String,
+    /// Byte offset into the argument text, where one applies.
+    pub position: Option<usize>,
+}
+
+/// The best-effort value of an incomplete argument text, as repaired JSON:
+/// `text[..cut] + suffix` is one well-formed JSON document.
+///
+/// ```
+/// use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+///
+/// let mut args = ArgsReader::new(ArgsLimits::default());
+/// args.push(r#"{"tags":["a","b"],"note":"café 😀 and mo"#).unwrap();
+/// let p = args.partial().unwrap();
+/// assert_eq!(p.suffix, "\"}");
+/// // A JS host slices its own copy of the text by `cut_utf16`.
+/// let utf16: Vec<u16> = args.text().encode_utf16().collect();
+/// assert_eq!(String::from_utf16(&utf16[..p.cut_utf16]).unwrap(), &args.text()[..p.cut]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// Byte offset into the text where the usable prefix ends.
+    pub cut: usize,
+    /// The same offset in UTF-16 code units (what a JS string slices by).
+    pub cut_utf16: usize,
+    /// What closes the prefix: a quote for a string in progress, then brackets.
+    pub suffix: String,
+}
+
+/// The argument text of one call, read as it streams.
+///
+/// ```
+/// use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+///
+/// let mut args = ArgsReader::new(ArgsLimits::default());
+/// args.push(r#"{"city":"Par"#).unwrap();
+/// assert_eq!(args.partial_json().unwrap(), r#"{"city":"Par"}"#);
+/// args.push(r#"is","days":-"#).unwrap();
+/// // A number is shown only once it can no longer change.
+/// assert_eq!(args.partial_json().unwrap(), r#"{"city":"Paris"}"#);
+/// args.push(r#"3}"#).unwrap();
+/// assert_eq!(args.text(), r#"{"city":"Paris","days":-3}"#);
+/// assert_eq!(args.finish().unwrap()["days"], -3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ArgsReader {
+    limits: ArgsLimits,
+    text: String,
+    scanner: Scanner,
+    /// Where a delta was refused for the byte limit; later deltas are refused
+    /// too, since the text would otherwise have a hole.
+    refused_at: Option<usize>,
+}
+
+impl ArgsReader {
+    /// An empty argument text.
+    pub fn new(limits: ArgsLimits) -> Self {
+        let depth = limits.max_depth.min(MAX_DEPTH_CEILING);
+        ArgsReader {
+            limits,
+            text: String::new(),
+            // The ceiling (127) fits a u8.
+            scanner: Scanner::new(depth as u8),
+            refused_at: None,
+        }
+    }
+
+    /// Appends one delta and reads it. Fails only when the byte limit would
+    /// be exceeded: the delta is then not appended, and every later
+    /// non-empty delta is refused the same way. Text that is not JSON is
+    /// never refused (rule T4); a syntax error or too deep nesting is
+    /// recorded for [`finish`](Self::finish) and freezes the partial value.
+    pub fn push(&mut self, delta: &str) -> Result<(), ArgsError> {
+        if delta.is_empty() {
+            return Ok(());
+        }
+        if self.refused_at.is_some() || self.text.len() + delta.len() > self.limits.max_bytes {
+            self.refused_at.get_or_insert(self.text.len());
+            return Err(self.byte_limit_error());
+        }
+        self.text.push_str(delta);
+        self.scanner.feed(self.text.as_bytes());
+        Ok(())
+    }
+
+    /// The text so far: the concatenation of every accepted delta (rule T4).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The best-effort value of the text so far, or `None` while nothing
+    /// usable has arrived. O(nesting depth); the text is not copied.
+    pub fn partial(&self) -> Option<Partial> {
+        let cut = self.scanner.cut()?;
+        Some(Partial {
+            cut: cut.at,
+            cut_utf16: cut.at_utf16,
+            suffix: self.scanner.suffix(cut),
+        })
+    }
+
+    /// The partial value as JSON text (`text[..cut] + suffix`).
+    pub fn partial_json(&self) -> Option<String> {
+        self.partial()
+            .map(|p| format!("{}{}", &self.text[..p.cut], p.suffix))
+    }
+
+    /// The limit the text ran into, if any: the byte limit (a refused delta)
+    /// or the nesting limit (rule S5).
+    pub fn limit_error(&self) -> Option<ArgsError> {
+        if self.refused_at.is_some() {
+            return Some(self.byte_limit_error());
+        }
+        match self.scanner.stop() {
+            Some(stop) if stop.reason == Reason::TooDeep => Some(self.stop_error(stop)),
+            _ => None,
+        }
+    }
+
+    /// The syntax error that makes the text unable to become JSON, if one has
+    /// been met (known before the end of the text).
+    pub fn syntax_error(&self) -> Option<ArgsError> {
+        match self.scanner.stop() {
+            Some(stop) if stop.reason != Reason::TooDeep => Some(self.stop_error(stop)),
+            _ => None,
+        }
+    }
+
+    /// Parses the complete text (at `TOOL_CALL_END`, rule T6). Agrees with
+    /// `serde_json::from_str` on validity and value; a limit met earlier is
+    /// reported first. The reader stays usable: a reopened call pushes more
+    /// deltas and finishes again (rule T7).
+    pub fn finish(&self) -> Result<Value, ArgsError> {
+        if let Some(limit) = self.limit_error() {
+            return Err(limit);
+        }
+        match self.scanner.end(self.text.as_bytes()) {
+            End::Complete => serde_json::from_str(&self.text).map_err(|e| self.serde_error(&e)),
+            End::Stopped(stop) => Err(self.stop_error(stop)),
+            End::Incomplete { at, empty } => Err(parse_error(
+                if empty {
+                    format!("the argument text holds no JSON value (byte {at})")
+                } else {
+                    format!("the argument text ends inside the JSON value (byte {at})")
+                },
+                at,
+            )),
+        }
+    }
+
+    fn byte_limit_error(&self) -> ArgsError {
+        ArgsError {
+            kind: ArgsErrorKind::Limit,
+            message: format!(
+                "argument text exceeds the limit of {} bytes",
+                self.limits.max_bytes
+            ),
+            position: self.refused_at,
+        }
+    }
+
+    fn stop_error(&self, stop: Stop) -> ArgsError {
+        if stop.reason == Reason::TooDeep {
+            return ArgsError {
+                kind: ArgsErrorKind::Limit,
+                message: format!(
+                    "arguments nest deeper than the limit of {} levels (byte {})",
+                    self.limits.max_depth.min(MAX_DEPTH_CEILING),
+                    stop.at
+                ),
+                position: Some(stop.at),
+            };
+        }
+        let found = match (stop.reason, self.text.get(stop.at..)) {
+            (Reason::NumberOutOfRange, _) | (_, None) => String::new(),
+            (_, Some(rest)) => rest
+                .chars()
+                .next()
+                .map(|c| format!(", found {c:?}"))
+                .unwrap_or_default(),
+        };
+        parse_error(
+            format!(
+                "invalid JSON: {}{found} at byte {}",
+                stop.reason.describe(),
+                stop.at
+            ),
+            stop.at,
+        )
+    }
+
+    /// A refusal of the final parse the scanner did not foresee: kept so the
+    /// two always agree on validity; serde_json's line and column become a
+    /// byte offset.
+    fn serde_error(&self, e: &serde_json::Error) -> ArgsError {
+        let line_start: usize = self
+            .text
+            .split_inclusive('\n')
+            .take(e.line().saturating_sub(1))
+            .map(str::len)
+            .sum();
+        let at = (line_start + e.column().saturating_sub(1)).min(self.text.len());
+        parse_error(format!("invalid JSON: {e}"), at)
+    }
+}
+
+fn parse_error(message: String, at: usize) -> ArgsError {
+    ArgsError {
+        kind: ArgsErrorKind::Parse,
+        message,
+        position: Some(at),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reader_stays_small() {
+        // One reader lives in every call: its fixed state must stay small.
+        let size = std::mem::size_of::<ArgsReader>();
+        assert!(size <= 224, "ArgsReader is {size} bytes");
+    }
+}
