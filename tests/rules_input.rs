@@ -7,7 +7,7 @@ use agui_tool_calls::{CallStatus, Limits, Options, Severity, Tracker};
 use common::*;
 use serde_json::json;
 
-fn e2_message(t: &mut Tracker, text: &str) -> String {
+fn refused_as_e2(t: &mut Tracker, text: &str) -> String {
     let v = t.push_json(text).unwrap_err();
     assert_eq!(v.code, "E2", "{v}");
     v.message
@@ -20,7 +20,7 @@ fn e2_wrong_type_names_event_index_and_field() {
         &mut t,
         &[start("c1", "f"), args("c1", "{"), args("c1", "}")],
     );
-    let m = e2_message(
+    let m = refused_as_e2(
         &mut t,
         r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":5}"#,
     );
@@ -34,13 +34,13 @@ fn e2_wrong_type_names_event_index_and_field() {
 #[test]
 fn e2_missing_required_field() {
     let mut t = running();
-    let m = e2_message(&mut t, r#"{"type":"TOOL_CALL_START","toolCallId":"c1"}"#);
+    let m = refused_as_e2(&mut t, r#"{"type":"TOOL_CALL_START","toolCallId":"c1"}"#);
     assert_eq!(
         m,
         r#"event 1: TOOL_CALL_START: missing field "toolCallName""#
     );
     let mut t = running();
-    let m = e2_message(
+    let m = refused_as_e2(
         &mut t,
         r#"{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c"}"#,
     );
@@ -66,7 +66,7 @@ fn e2_not_an_object_or_no_string_type() {
 #[test]
 fn e2_nested_payload_errors_name_the_path() {
     let mut t = running();
-    let m = e2_message(
+    let m = refused_as_e2(
         &mut t,
         r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"a","role":"assistant","toolCalls":[{"id":"c","function":{"name":3,"arguments":""}}]}]}"#,
     );

@@ -1,7 +1,7 @@
 //! The AG-UI events the tracker reads (the shapes of `@ag-ui/core` 1.0.0).
 //!
 //! Parsing reads each event's keys once into a flat record of optional
-//! fields ([`raw`]) and then builds the typed [`Event`] by its `type`;
+//! fields (module `raw`) and then builds the typed [`Event`] by its `type`;
 //! strings are borrowed from the input where JSON escaping allows, so a
 //! `TOOL_CALL_ARGS` delta is not copied before it reaches the call.
 

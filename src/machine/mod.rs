@@ -1,7 +1,7 @@
 //! The tracker: consumes events one at a time and keeps every call's state.
 //!
-//! Each event is first turned into a plan ([`plan`]) with every rule
-//! checked, then applied ([`apply`]); a fatal violation therefore leaves
+//! Each event is first turned into a plan (module `plan`) with every rule
+//! checked, then applied (module `apply`); a fatal violation therefore leaves
 //! the state exactly as it was before the offending event.
 
 mod apply;
