@@ -19,13 +19,20 @@
 //! machine ([`machine`], [`chunks`], [`args`]) -> changes ([`snapshot`]).
 
 pub mod args;
+pub mod chunks;
 pub mod events;
 pub mod machine;
+pub mod snapshot;
 pub mod sse;
 pub mod violation;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use machine::{Options, Tracker};
+pub use events::{Event, EventBody, EventError, Outcome, Tool};
+pub use machine::{
+    CallStatus, Limits, Options, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
+    UnmatchedResult,
+};
+pub use snapshot::{CallChange, Changes};
 pub use violation::{Severity, Violation};

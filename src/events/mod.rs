@@ -1,0 +1,308 @@
+//! The AG-UI events the tracker reads (the shapes of `@ag-ui/core` 1.0.0).
+//!
+//! Parsing reads each event's keys once into a flat record of optional
+//! fields (module `raw`) and then builds the typed [`Event`] by its `type`;
+//! strings are borrowed from the input where JSON escaping allows, so a
+//! `TOOL_CALL_ARGS` delta is not copied before it reaches the call.
+
+mod payload;
+mod raw;
+
+use serde_json::Value;
+use std::borrow::Cow;
+
+/// Text borrowed from the JSON input where possible.
+pub type Text<'a> = Cow<'a, str>;
+
+/// One AG-UI event: its body, and the subagent that emitted it.
+///
+/// ```
+/// use agui_tool_calls::events::{Event, EventBody};
+///
+/// let e = Event::from_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{}"}"#).unwrap();
+/// assert!(matches!(e.body, EventBody::ToolCallArgs { ref delta, .. } if delta == "{}"));
+/// assert_eq!(e.owner, None);
+///
+/// let err = Event::from_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":4}"#).unwrap_err();
+/// assert_eq!(err.message, r#"TOOL_CALL_ARGS: field "delta" must be a string"#);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event<'a> {
+    /// `subagentRunId`: the subagent that emitted the event; `None` is the
+    /// parent agent. For `SUBAGENT_*` events it names the subagent itself.
+    pub owner: Option<Text<'a>>,
+    /// What the event says.
+    pub body: EventBody<'a>,
+}
+
+/// The typed content of an event, by `type`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventBody<'a> {
+    RunStarted {
+        thread_id: Text<'a>,
+        run_id: Text<'a>,
+        parent_run_id: Option<Text<'a>>,
+        /// The `RunAgentInput` the run was started with, when echoed.
+        input: Option<RunInput>,
+    },
+    RunFinished {
+        thread_id: Text<'a>,
+        run_id: Text<'a>,
+        result: Option<Value>,
+        outcome: Option<Outcome>,
+    },
+    RunError {
+        message: Text<'a>,
+        code: Option<Text<'a>>,
+    },
+    TextMessageStart {
+        message_id: Text<'a>,
+        role: Option<Text<'a>>,
+    },
+    TextMessageContent {
+        message_id: Text<'a>,
+        delta: Text<'a>,
+    },
+    TextMessageEnd {
+        message_id: Text<'a>,
+    },
+    TextMessageChunk {
+        message_id: Option<Text<'a>>,
+        role: Option<Text<'a>>,
+        delta: Option<Text<'a>>,
+    },
+    ToolCallStart {
+        tool_call_id: Text<'a>,
+        tool_call_name: Text<'a>,
+        parent_message_id: Option<Text<'a>>,
+    },
+    ToolCallArgs {
+        tool_call_id: Text<'a>,
+        delta: Text<'a>,
+    },
+    ToolCallEnd {
+        tool_call_id: Text<'a>,
+    },
+    ToolCallChunk {
+        tool_call_id: Option<Text<'a>>,
+        tool_call_name: Option<Text<'a>>,
+        parent_message_id: Option<Text<'a>>,
+        delta: Option<Text<'a>>,
+    },
+    ToolCallResult {
+        message_id: Text<'a>,
+        tool_call_id: Text<'a>,
+        /// A string, or an array of content parts: opaque data (rule T9).
+        content: Value,
+        error: Option<Text<'a>>,
+    },
+    MessagesSnapshot {
+        messages: Vec<Message>,
+    },
+    SubagentStarted,
+    SubagentFinished,
+    SubagentError,
+    /// An event the tracker passes over, kept by family for lane closing
+    /// (rule C5). An unknown type has [`Family::Unknown`] (rule E3).
+    Other {
+        family: Family,
+        event_type: Text<'a>,
+    },
+}
+
+/// The family of an event type, as rule C5 groups them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    Run,
+    Text,
+    Tool,
+    State,
+    Step,
+    Reasoning,
+    Custom,
+    Messages,
+    Raw,
+    Activity,
+    Subagent,
+    Unknown,
+}
+
+/// `RUN_FINISHED.outcome` (rule L7).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The run completed; the producer may list the calls it left pending.
+    Success {
+        pending_tool_call_ids: Option<Vec<String>>,
+    },
+    /// The run stopped to ask; `interrupts` is never empty (opaque entries).
+    Interrupt { interrupts: Vec<Value> },
+}
+
+/// The parts of a `RunAgentInput` the tracker reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunInput {
+    pub messages: Vec<Message>,
+    /// `None` when the input has no `tools` key.
+    pub tools: Option<Vec<Tool>>,
+}
+
+/// A tool the application advertises (`Tool` of `@ag-ui/core`).
+///
+/// ```
+/// use agui_tool_calls::events::Tool;
+/// use serde_json::json;
+///
+/// let tool = Tool::new("confirm", "Ask the user", json!({"type": "object"}));
+/// assert_eq!(tool.name, "confirm");
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub description: String,
+    /// The tool's parameters, a JSON Schema.
+    pub parameters: Value,
+}
+
+impl Tool {
+    /// A tool from its three parts.
+    pub fn new(name: &str, description: &str, parameters: Value) -> Self {
+        Tool {
+            name: name.to_owned(),
+            description: description.to_owned(),
+            parameters,
+        }
+    }
+}
+
+/// A message of conversation history (the fields the tracker reads).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    pub id: String,
+    pub role: String,
+    /// `subagentRunId` on the message, when present: its owner.
+    pub owner: Option<String>,
+    pub content: Option<Value>,
+    /// The calls an assistant message carries.
+    pub tool_calls: Vec<HistoryCall>,
+    /// The call a tool message answers.
+    pub tool_call_id: Option<String>,
+    /// A tool message's error.
+    pub error: Option<String>,
+}
+
+/// A tool call as it appears on an assistant message of history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+}
+
+/// Why an event could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventError {
+    /// The rule broken: `E2` (malformed), or `A6` (`subagentRunId: null`).
+    pub code: &'static str,
+    /// What is wrong, naming the event type and field where known.
+    pub message: String,
+}
+
+impl EventError {
+    fn e2(message: String) -> Self {
+        EventError {
+            code: "E2",
+            message,
+        }
+    }
+}
+
+impl<'a> Event<'a> {
+    /// Parses one event from JSON text, borrowing strings from it.
+    pub fn from_json(text: &'a str) -> Result<Event<'a>, EventError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let event = Event::from_deserializer(&mut de)?;
+        de.end()
+            .map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
+        Ok(event)
+    }
+
+    /// Reads one event from any serde deserializer (a binding may pass a
+    /// JS-object deserializer); the error keeps its rule code.
+    pub fn from_deserializer<D>(deserializer: D) -> Result<Event<'a>, EventError>
+    where
+        D: serde::Deserializer<'a>,
+    {
+        raw::RawEvent::read(deserializer)?.build()
+    }
+
+    /// The family of the event's type (rule C5).
+    pub fn family(&self) -> Family {
+        match &self.body {
+            EventBody::RunStarted { .. }
+            | EventBody::RunFinished { .. }
+            | EventBody::RunError { .. } => Family::Run,
+            EventBody::TextMessageStart { .. }
+            | EventBody::TextMessageContent { .. }
+            | EventBody::TextMessageEnd { .. }
+            | EventBody::TextMessageChunk { .. } => Family::Text,
+            EventBody::ToolCallStart { .. }
+            | EventBody::ToolCallArgs { .. }
+            | EventBody::ToolCallEnd { .. }
+            | EventBody::ToolCallChunk { .. }
+            | EventBody::ToolCallResult { .. } => Family::Tool,
+            EventBody::MessagesSnapshot { .. } => Family::Messages,
+            EventBody::SubagentStarted | EventBody::SubagentFinished | EventBody::SubagentError => {
+                Family::Subagent
+            }
+            EventBody::Other { family, .. } => *family,
+        }
+    }
+
+    /// The event's `type`, as on the wire.
+    pub fn event_type(&self) -> &str {
+        match &self.body {
+            EventBody::RunStarted { .. } => "RUN_STARTED",
+            EventBody::RunFinished { .. } => "RUN_FINISHED",
+            EventBody::RunError { .. } => "RUN_ERROR",
+            EventBody::TextMessageStart { .. } => "TEXT_MESSAGE_START",
+            EventBody::TextMessageContent { .. } => "TEXT_MESSAGE_CONTENT",
+            EventBody::TextMessageEnd { .. } => "TEXT_MESSAGE_END",
+            EventBody::TextMessageChunk { .. } => "TEXT_MESSAGE_CHUNK",
+            EventBody::ToolCallStart { .. } => "TOOL_CALL_START",
+            EventBody::ToolCallArgs { .. } => "TOOL_CALL_ARGS",
+            EventBody::ToolCallEnd { .. } => "TOOL_CALL_END",
+            EventBody::ToolCallChunk { .. } => "TOOL_CALL_CHUNK",
+            EventBody::ToolCallResult { .. } => "TOOL_CALL_RESULT",
+            EventBody::MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
+            EventBody::SubagentStarted => "SUBAGENT_STARTED",
+            EventBody::SubagentFinished => "SUBAGENT_FINISHED",
+            EventBody::SubagentError => "SUBAGENT_ERROR",
+            EventBody::Other { event_type, .. } => event_type,
+        }
+    }
+}
+
+/// The family of a type the tracker passes over; `Unknown` for a type
+/// `@ag-ui/core` 1.0.0 does not define.
+fn passed_over_family(event_type: &str) -> Family {
+    match event_type {
+        "STATE_SNAPSHOT" | "STATE_DELTA" => Family::State,
+        "STEP_STARTED" | "STEP_FINISHED" => Family::Step,
+        "CUSTOM" => Family::Custom,
+        "RAW" => Family::Raw,
+        "ACTIVITY_SNAPSHOT" | "ACTIVITY_DELTA" => Family::Activity,
+        "REASONING_START"
+        | "REASONING_MESSAGE_START"
+        | "REASONING_MESSAGE_CONTENT"
+        | "REASONING_MESSAGE_END"
+        | "REASONING_MESSAGE_CHUNK"
+        | "REASONING_END"
+        | "REASONING_ENCRYPTED_VALUE"
+        | "THINKING_START"
+        | "THINKING_END"
+        | "THINKING_TEXT_MESSAGE_START"
+        | "THINKING_TEXT_MESSAGE_CONTENT"
+        | "THINKING_TEXT_MESSAGE_END" => Family::Reasoning,
+        _ => Family::Unknown,
+    }
+}

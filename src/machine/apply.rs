@@ -1,0 +1,341 @@
+//! Applying a validated plan. Nothing here can fail: every rule was
+//! checked while planning.
+
+use super::plan::{CallRef, Op, Plan, Start};
+use super::state::{CallStatus, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
+use super::{Tracker, UnmatchedResult};
+use crate::args::ArgsReader;
+use crate::events::{Message, Outcome, Tool};
+use crate::violation::{Severity, Violation};
+use serde_json::Value;
+
+impl Tracker {
+    pub(crate) fn apply(&mut self, plan: Plan) {
+        let index = plan.index;
+        let mut last = None;
+        let mut changed = false;
+        for op in plan.ops {
+            changed |= self.apply_op(index, op, &mut last);
+        }
+        if changed {
+            self.version += 1;
+        }
+    }
+
+    /// Applies one op; whether anything the snapshot shows changed.
+    fn apply_op(&mut self, index: usize, op: Op, last: &mut Option<usize>) -> bool {
+        match op {
+            Op::End(i) => self.end_call(i),
+            Op::Abandon(i) => self.close_call(i, CallStatus::Abandoned),
+            Op::ClearToolLane(key) => {
+                self.lanes.tool.remove(&key);
+                return false;
+            }
+            Op::ClearTextLane(key) => {
+                self.lanes.clear_text(&key);
+                return false;
+            }
+            Op::ClearAllLanes => {
+                self.lanes = Default::default();
+                return false;
+            }
+            Op::Start(start) => *last = Some(self.start_call(start)),
+            Op::Args(call, delta) => {
+                let i = match call {
+                    CallRef::Index(i) => i,
+                    CallRef::Last => match *last {
+                        Some(i) => i,
+                        None => return false,
+                    },
+                };
+                self.append_args(index, i, &delta);
+            }
+            Op::Result {
+                call,
+                tool_call_id,
+                result,
+            } => self.attach_result(call, tool_call_id, result),
+            Op::MessageOwner(message, owner) => {
+                self.messages.entry(message).or_insert(owner);
+                return false;
+            }
+            Op::TextLane(key, message) => {
+                self.lanes.open_text(key, message);
+                return false;
+            }
+            Op::RunStarted {
+                thread_id,
+                run_id,
+                parent_run_id,
+            } => self.start_run(thread_id, run_id, parent_run_id),
+            Op::RunFinished { result, outcome } => self.finish_run(index, result, outcome),
+            Op::RunError { message, code } => {
+                self.run.status = RunStatus::Errored;
+                self.run.error = Some((message, code));
+                self.changes.run = true;
+            }
+            Op::RunTools(tools) => self.set_run_tools(tools),
+            Op::Seed(messages) => self.seed(messages),
+            Op::Record(v) => self.violations.push(v),
+        }
+        true
+    }
+
+    /// Marks a call changed for the next [`Tracker::take_changes`].
+    pub(crate) fn touch(&mut self, i: usize) {
+        let call = &mut self.calls[i];
+        if !call.dirty {
+            call.dirty = true;
+            self.changes.calls.push(i);
+        }
+    }
+
+    fn close_call(&mut self, i: usize, status: CallStatus) {
+        self.open.remove(&i);
+        let call = &mut self.calls[i];
+        call.status = status;
+        call.lane = None;
+        self.touch(i);
+    }
+
+    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6).
+    fn end_call(&mut self, i: usize) {
+        self.close_call(i, CallStatus::Complete);
+        let call = &mut self.calls[i];
+        call.arguments = Some(match &call.args_error {
+            Some(e) => Err(e.clone()),
+            None => call.args.finish(),
+        });
+    }
+
+    fn start_call(&mut self, start: Start) -> usize {
+        let advertised = self.tool(&start.name).is_some();
+        let i = match start.reopen {
+            Some(i) => {
+                let call = &mut self.calls[i];
+                call.reopen_count = call.reopen_count.saturating_add(1);
+                call.arguments = None;
+                i
+            }
+            None => {
+                let i = self.calls.len();
+                let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
+                call.parent_message_id = start.parent;
+                call.owner = start.owner;
+                self.calls.push(call);
+                self.by_id.insert(start.id, i);
+                i
+            }
+        };
+        let call = &mut self.calls[i];
+        call.status = CallStatus::Open;
+        call.pending = false;
+        call.advertised = advertised;
+        call.run_id = self.run.run_id.clone();
+        if let Some(key) = start.lane {
+            call.lane = Some(key.clone());
+            self.lanes.tool.insert(key, i);
+        }
+        self.open.insert(i);
+        self.run_calls.push(i);
+        self.touch(i);
+        i
+    }
+
+    fn new_args(&self) -> ArgsReader {
+        ArgsReader::new(self.args_limits())
+    }
+
+    /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
+    fn append_args(&mut self, index: usize, i: usize, delta: &str) {
+        let call = &mut self.calls[i];
+        if call.args_error.is_some() {
+            return;
+        }
+        if let Err(e) = call.args.push(delta) {
+            let message = format!(
+                "event {index}: arguments of call {:?}: {}",
+                call.id, e.message
+            );
+            let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
+            call.args_error = Some(e);
+            self.violations.push(v);
+        }
+        self.touch(i);
+    }
+
+    fn attach_result(&mut self, call: Option<usize>, tool_call_id: String, result: ToolResult) {
+        match call {
+            Some(i) => {
+                let call = &mut self.calls[i];
+                if result.answers() {
+                    call.pending = false;
+                }
+                call.results.push(result);
+                self.touch(i);
+            }
+            None => {
+                self.unmatched.push(UnmatchedResult {
+                    tool_call_id,
+                    result,
+                });
+            }
+        }
+    }
+
+    /// Rule L6: a new run; per-run bookkeeping resets.
+    fn start_run(&mut self, thread_id: String, run_id: String, parent_run_id: Option<String>) {
+        let runs_started = self.run.runs_started.saturating_add(1);
+        self.run = RunState {
+            status: RunStatus::Running,
+            thread_id: Some(thread_id),
+            run_id: Some(run_id),
+            parent_run_id,
+            runs_started,
+            ..RunState::idle()
+        };
+        self.run_calls.clear();
+        self.changes.run = true;
+    }
+
+    /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
+    fn finish_run(&mut self, index: usize, result: Option<Value>, outcome: Option<Outcome>) {
+        let mut mine = std::mem::take(&mut self.run_calls);
+        mine.sort_unstable();
+        mine.dedup();
+        let mut derived = Vec::new();
+        for &i in &mine {
+            let call = &self.calls[i];
+            if call.status == CallStatus::Complete && !call.answered() {
+                self.calls[i].pending = true;
+                self.touch(i);
+                derived.push(i);
+            }
+        }
+        if let Some(Outcome::Success {
+            pending_tool_call_ids: Some(ids),
+        }) = &outcome
+        {
+            self.check_declared_pending(index, ids, &derived);
+        }
+        for &i in &derived {
+            let call = &self.calls[i];
+            if !call.advertised {
+                let message = format!(
+                    "event {index}: call {:?} to unadvertised tool {:?} left unanswered",
+                    call.id, call.name
+                );
+                let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
+                self.violations.push(v);
+            }
+        }
+        self.run.status = match outcome {
+            Some(Outcome::Interrupt { .. }) => RunStatus::Interrupted,
+            _ => RunStatus::Finished,
+        };
+        self.run.outcome = outcome;
+        self.run.result = result;
+        self.changes.run = true;
+    }
+
+    /// Rule F3: a non-empty `pendingToolCallIds` must be the derived list.
+    fn check_declared_pending(&mut self, index: usize, declared: &[String], derived: &[usize]) {
+        let derived: Vec<&str> = derived.iter().map(|&i| self.calls[i].id.as_str()).collect();
+        let same =
+            declared.len() == derived.len() && declared.iter().zip(&derived).all(|(a, b)| a == b);
+        if !declared.is_empty() && !same {
+            let message = format!(
+                "event {index}: outcome.pendingToolCallIds {declared:?} disagrees with the pending calls {derived:?}"
+            );
+            self.violations
+                .push(Violation::new("F3", Severity::Violation, index, message));
+        }
+    }
+
+    /// Rule F1: `Some` replaces the tools the run input advertises.
+    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>) {
+        self.run_tools = tools
+            .unwrap_or_default()
+            .into_iter()
+            .map(|t| (t.name.clone(), t))
+            .collect();
+    }
+
+    /// Rule A5: history seeds message owners, closed calls and answers.
+    /// What the tracker already knows wins over history.
+    fn seed(&mut self, messages: Vec<Message>) {
+        for message in messages {
+            let owner = self
+                .messages
+                .entry(message.id.clone())
+                .or_insert(message.owner)
+                .clone();
+            for call in message.tool_calls {
+                if !self.by_id.contains_key(&call.id) {
+                    self.seed_call(call, &message.id, owner.clone());
+                }
+            }
+            if let Some(id) = message.tool_call_id {
+                self.seed_answer(id, message.id, message.content, message.error, owner);
+            }
+        }
+    }
+
+    fn seed_call(
+        &mut self,
+        call: crate::events::HistoryCall,
+        message_id: &str,
+        owner: Option<String>,
+    ) {
+        let mut args = self.new_args();
+        let args_error = args.push(&call.arguments).err();
+        let arguments = match &args_error {
+            Some(e) => Err(e.clone()),
+            None => args.finish(),
+        };
+        let advertised = self.tool(&call.name).is_some();
+        let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
+        seeded.status = CallStatus::Complete;
+        seeded.parent_message_id = Some(message_id.to_owned());
+        seeded.owner = owner;
+        seeded.advertised = advertised;
+        seeded.from_history = true;
+        seeded.args_error = args_error;
+        seeded.arguments = Some(arguments);
+        let i = self.calls.len();
+        self.calls.push(seeded);
+        self.by_id.insert(call.id, i);
+        self.touch(i);
+    }
+
+    /// A tool message of history answers its call once (by message id).
+    fn seed_answer(
+        &mut self,
+        tool_call_id: String,
+        message_id: String,
+        content: Option<Value>,
+        error: Option<String>,
+        owner: Option<String>,
+    ) {
+        let Some(&i) = self.by_id.get(&tool_call_id) else {
+            return;
+        };
+        if self.calls[i]
+            .results
+            .iter()
+            .any(|r| r.message_id == message_id)
+        {
+            return;
+        }
+        let result = ToolResult {
+            message_id,
+            content: content.unwrap_or(Value::Null),
+            error,
+            owner,
+            source: ResultSource::History,
+            event_index: None,
+            rejected: false,
+        };
+        self.attach_result(Some(i), tool_call_id, result);
+    }
+}

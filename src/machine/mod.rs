@@ -1,0 +1,233 @@
+//! The tracker: consumes events one at a time and keeps every call's state.
+//!
+//! Each event is first turned into a plan (module `plan`) with every rule
+//! checked, then applied (module `apply`); a fatal violation therefore leaves
+//! the state exactly as it was before the offending event.
+
+mod apply;
+pub(crate) mod plan;
+mod state;
+
+pub use state::{
+    CallStatus, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
+};
+
+use crate::args::ArgsLimits;
+use crate::chunks::Lanes;
+use crate::events::{Event, Tool};
+use crate::violation::{Severity, Violation};
+use std::collections::{BTreeSet, HashMap};
+
+/// Bounds on what one thread may make the tracker hold (rule S5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bytes of argument text per call.
+    pub max_args_bytes: usize,
+    /// Deepest nesting of arrays and objects in arguments.
+    pub max_depth: usize,
+    /// Most tool calls per thread; one more is fatal.
+    pub max_calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        let args = ArgsLimits::default();
+        Limits {
+            max_args_bytes: args.max_bytes,
+            max_depth: args.max_depth,
+            max_calls: 10_000,
+        }
+    }
+}
+
+/// How a tracker is set up.
+///
+/// ```
+/// use agui_tool_calls::{events::Tool, Options, Tracker};
+/// use serde_json::json;
+///
+/// let options = Options {
+///     tools: vec![Tool::new("confirm", "Ask the user", json!({"type": "object"}))],
+///     ..Options::default()
+/// };
+/// let tracker = Tracker::new(options);
+/// assert!(tracker.tool("confirm").is_some());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Tools the application advertises for every run (rule F1).
+    pub tools: Vec<Tool>,
+    /// The stream is a fragment: it need not begin with a run event (L1).
+    pub fragment: bool,
+    pub limits: Limits,
+}
+
+/// The tool-call state machine of one thread.
+///
+/// ```
+/// use agui_tool_calls::{Options, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// let err = t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"x"}"#).unwrap_err();
+/// assert_eq!(err.code, "T2");
+/// // Refused from now on, with the same error; the state stays readable.
+/// assert_eq!(t.push_json(r#"{"type":"RUN_ERROR","message":"m"}"#), Err(err));
+/// assert_eq!(t.run().run_id.as_deref(), Some("r"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    pub(crate) options: Options,
+    pub(crate) calls: Vec<ToolCall>,
+    pub(crate) by_id: HashMap<String, usize>,
+    /// Open calls, by index (so, in first-start order).
+    pub(crate) open: BTreeSet<usize>,
+    pub(crate) run: RunState,
+    /// Calls (re)opened in the current run.
+    pub(crate) run_calls: Vec<usize>,
+    pub(crate) option_tools: HashMap<String, Tool>,
+    pub(crate) run_tools: HashMap<String, Tool>,
+    /// Each known message's owner; `None` is the parent agent (rule A1).
+    pub(crate) messages: HashMap<String, Option<String>>,
+    pub(crate) lanes: Lanes,
+    pub(crate) violations: Vec<Violation>,
+    pub(crate) unmatched: Vec<UnmatchedResult>,
+    pub(crate) fatal: Option<Violation>,
+    pub(crate) events_seen: usize,
+    pub(crate) version: u64,
+    pub(crate) changes: crate::snapshot::Bookkeeping,
+}
+
+impl Tracker {
+    /// A tracker for a new thread.
+    pub fn new(options: Options) -> Self {
+        let option_tools = options
+            .tools
+            .iter()
+            .map(|t| (t.name.clone(), t.clone()))
+            .collect();
+        Tracker {
+            options,
+            calls: Vec::new(),
+            by_id: HashMap::new(),
+            open: BTreeSet::new(),
+            run: RunState::idle(),
+            run_calls: Vec::new(),
+            option_tools,
+            run_tools: HashMap::new(),
+            messages: HashMap::new(),
+            lanes: Lanes::default(),
+            violations: Vec::new(),
+            unmatched: Vec::new(),
+            fatal: None,
+            events_seen: 0,
+            version: 0,
+            changes: Default::default(),
+        }
+    }
+
+    /// Reads one event from JSON text (rule E2 for malformed events).
+    pub fn push_json(&mut self, text: &str) -> Result<(), Violation> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        match Event::from_json(text) {
+            Ok(event) => self.push(event),
+            Err(e) => {
+                let index = self.events_seen;
+                let message = format!("event {index}: {}", e.message);
+                Err(self.stop(Violation::new(e.code, Severity::Fatal, index, message)))
+            }
+        }
+    }
+
+    /// Reads one typed event.
+    pub fn push(&mut self, event: Event<'_>) -> Result<(), Violation> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        let index = self.events_seen;
+        match self.plan(index, event) {
+            Ok(plan) => {
+                self.events_seen += 1;
+                self.apply(plan);
+                Ok(())
+            }
+            Err(v) => Err(self.stop(v)),
+        }
+    }
+
+    /// Records a fatal violation; every later event gets the same error.
+    fn stop(&mut self, v: Violation) -> Violation {
+        self.events_seen += 1;
+        self.fatal = Some(v.clone());
+        self.violations.push(v.clone());
+        self.version += 1;
+        v
+    }
+
+    /// Every call, in the order first started (rule N3).
+    pub fn calls(&self) -> &[ToolCall] {
+        &self.calls
+    }
+
+    /// The call with this id.
+    pub fn call(&self, id: &str) -> Option<&ToolCall> {
+        self.by_id.get(id).map(|&i| &self.calls[i])
+    }
+
+    /// The index of the call with this id in [`Tracker::calls`].
+    pub fn call_index(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// The latest run.
+    pub fn run(&self) -> &RunState {
+        &self.run
+    }
+
+    /// Every violation, fatal included, in the order recorded.
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    /// The fatal violation that stopped the stream, if any.
+    pub fn fatal(&self) -> Option<&Violation> {
+        self.fatal.as_ref()
+    }
+
+    /// Calls a finished run left for the application (rule F2), in the
+    /// order they were started.
+    pub fn pending_calls(&self) -> impl Iterator<Item = &ToolCall> {
+        self.calls.iter().filter(|c| c.pending)
+    }
+
+    /// Results for calls the tracker never saw (rule T10).
+    pub fn unmatched_results(&self) -> &[UnmatchedResult] {
+        &self.unmatched
+    }
+
+    /// An advertised tool, by name (rule F1).
+    pub fn tool(&self, name: &str) -> Option<&Tool> {
+        self.run_tools
+            .get(name)
+            .or_else(|| self.option_tools.get(name))
+    }
+
+    /// How many events were pushed, the refused fatal one included.
+    pub fn events_seen(&self) -> usize {
+        self.events_seen
+    }
+
+    /// A counter that grows on every change of state.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    pub(crate) fn args_limits(&self) -> ArgsLimits {
+        ArgsLimits {
+            max_bytes: self.options.limits.max_args_bytes,
+            max_depth: self.options.limits.max_depth,
+        }
+    }
+}

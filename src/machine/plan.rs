@@ -1,0 +1,590 @@
+//! Validation: each event becomes a plan of primitive operations, every
+//! rule checked before anything changes (validate-then-apply). A rejected
+//! event leaves the tracker exactly as it was.
+
+use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
+use super::Tracker;
+use crate::chunks::{owner_name, LaneKey, ToolChunk};
+use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::violation::{Severity, Violation};
+use serde_json::Value;
+use std::collections::HashSet;
+
+/// Which call an operation acts on.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CallRef {
+    Index(usize),
+    /// The call the last `Start` of the plan opened.
+    Last,
+}
+
+/// A call (re)opened by `TOOL_CALL_START` or an opening chunk.
+#[derive(Debug)]
+pub(crate) struct Start {
+    pub id: String,
+    pub name: String,
+    pub parent: Option<String>,
+    pub owner: Option<String>,
+    /// The closed call it reopens (rule T7).
+    pub reopen: Option<usize>,
+    /// The chunk lane that holds it open.
+    pub lane: Option<LaneKey>,
+}
+
+/// One primitive change; applying an op never fails.
+#[derive(Debug)]
+pub(crate) enum Op<'a> {
+    End(usize),
+    Abandon(usize),
+    ClearToolLane(LaneKey),
+    ClearTextLane(LaneKey),
+    ClearAllLanes,
+    Start(Start),
+    Args(CallRef, Text<'a>),
+    Result {
+        call: Option<usize>,
+        tool_call_id: String,
+        result: ToolResult,
+    },
+    MessageOwner(String, Option<String>),
+    TextLane(LaneKey, String),
+    RunStarted {
+        thread_id: String,
+        run_id: String,
+        parent_run_id: Option<String>,
+    },
+    RunFinished {
+        result: Option<Value>,
+        outcome: Option<Outcome>,
+    },
+    RunError {
+        message: String,
+        code: Option<String>,
+    },
+    /// `Some` replaces the tools advertised by run input (rule F1).
+    RunTools(Option<Vec<Tool>>),
+    Seed(Vec<Message>),
+    Record(Violation),
+}
+
+/// The operations of one event, and the calls they close so far.
+pub(crate) struct Plan<'a> {
+    pub index: usize,
+    pub ops: Vec<Op<'a>>,
+    /// Calls an earlier op of this plan closes.
+    closing: HashSet<usize>,
+    new_calls: usize,
+}
+
+impl<'a> Plan<'a> {
+    pub fn new(index: usize) -> Self {
+        Plan {
+            index,
+            ops: Vec::new(),
+            closing: HashSet::new(),
+            new_calls: 0,
+        }
+    }
+
+    /// A fatal violation at this event.
+    pub fn fatal(&self, code: &'static str, message: impl AsRef<str>) -> Violation {
+        self.violation(code, Severity::Fatal, message)
+    }
+
+    pub fn violation(
+        &self,
+        code: &'static str,
+        severity: Severity,
+        message: impl AsRef<str>,
+    ) -> Violation {
+        let message = format!("event {}: {}", self.index, message.as_ref());
+        Violation::new(code, severity, self.index, message)
+    }
+
+    pub fn record(&mut self, v: Violation) {
+        self.ops.push(Op::Record(v));
+    }
+
+    pub fn end(&mut self, index: usize) {
+        if self.closing.insert(index) {
+            self.ops.push(Op::End(index));
+        }
+    }
+
+    pub fn abandon(&mut self, index: usize) {
+        if self.closing.insert(index) {
+            self.ops.push(Op::Abandon(index));
+        }
+    }
+}
+
+impl Tracker {
+    /// Whether a call is open once the plan's earlier ops are applied.
+    fn open_in(&self, plan: &Plan, index: usize) -> bool {
+        self.calls[index].status == CallStatus::Open && !plan.closing.contains(&index)
+    }
+
+    /// Turns one event into a plan, or the fatal violation it commits.
+    pub(crate) fn plan<'a>(&self, index: usize, event: Event<'a>) -> Result<Plan<'a>, Violation> {
+        let mut plan = Plan::new(index);
+        self.check_lifecycle(&plan, &event)?;
+        self.plan_lane_closing(&mut plan, &event);
+        let owner = event.owner;
+        match event.body {
+            EventBody::RunStarted {
+                thread_id,
+                run_id,
+                parent_run_id,
+                input,
+            } => {
+                plan.ops.push(Op::RunStarted {
+                    thread_id: thread_id.into_owned(),
+                    run_id: run_id.into_owned(),
+                    parent_run_id: parent_run_id.map(Text::into_owned),
+                });
+                if let Some(input) = input {
+                    plan.ops.push(Op::RunTools(input.tools));
+                    self.plan_seed(&mut plan, input.messages)?;
+                }
+            }
+            EventBody::RunFinished {
+                result, outcome, ..
+            } => {
+                self.check_nothing_left_open(&plan)?;
+                plan.ops.push(Op::RunFinished { result, outcome });
+            }
+            EventBody::RunError { message, code } => {
+                for &i in &self.open {
+                    plan.abandon(i);
+                }
+                plan.ops.push(Op::RunError {
+                    message: message.into_owned(),
+                    code: code.map(Text::into_owned),
+                });
+            }
+            EventBody::TextMessageStart { message_id, .. } => plan.ops.push(Op::MessageOwner(
+                message_id.into_owned(),
+                owner.map(Text::into_owned),
+            )),
+            EventBody::TextMessageChunk { message_id, .. } => {
+                self.plan_text_chunk(&mut plan, owner, message_id)?
+            }
+            EventBody::ToolCallStart {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+            } => self.plan_start(
+                &mut plan,
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                owner,
+                None,
+            )?,
+            EventBody::ToolCallArgs {
+                tool_call_id,
+                delta,
+            } => {
+                let i = self.open_call(
+                    &plan,
+                    &tool_call_id,
+                    owner.as_deref(),
+                    "T1",
+                    "TOOL_CALL_ARGS",
+                )?;
+                if !delta.is_empty() {
+                    plan.ops.push(Op::Args(CallRef::Index(i), delta));
+                }
+            }
+            EventBody::ToolCallEnd { tool_call_id } => {
+                let i = self.open_call(
+                    &plan,
+                    &tool_call_id,
+                    owner.as_deref(),
+                    "T2",
+                    "TOOL_CALL_END",
+                )?;
+                plan.end(i);
+            }
+            EventBody::ToolCallChunk {
+                tool_call_id,
+                tool_call_name,
+                parent_message_id,
+                delta,
+            } => self.plan_tool_chunk(
+                &mut plan,
+                ToolChunk {
+                    owner,
+                    id: tool_call_id,
+                    name: tool_call_name,
+                    parent: parent_message_id,
+                    delta,
+                },
+            )?,
+            EventBody::ToolCallResult {
+                message_id,
+                tool_call_id,
+                content,
+                error,
+            } => {
+                let result = ToolResult {
+                    message_id: message_id.into_owned(),
+                    content,
+                    error: error.map(Text::into_owned),
+                    owner: owner.map(Text::into_owned),
+                    source: ResultSource::Stream,
+                    event_index: Some(index),
+                    rejected: false,
+                };
+                self.plan_result(&mut plan, tool_call_id.into_owned(), result);
+            }
+            EventBody::MessagesSnapshot { messages } => self.plan_seed(&mut plan, messages)?,
+            EventBody::Other {
+                family: Family::Unknown,
+                event_type,
+            } => {
+                let v = plan.violation(
+                    "E3",
+                    Severity::Warning,
+                    format!("unknown event type {event_type:?} passed over"),
+                );
+                plan.record(v);
+            }
+            EventBody::TextMessageContent { .. }
+            | EventBody::TextMessageEnd { .. }
+            | EventBody::SubagentStarted
+            | EventBody::SubagentFinished
+            | EventBody::SubagentError
+            | EventBody::Other { .. } => {}
+        }
+        Ok(plan)
+    }
+
+    /// Rules L1-L3: which events the run status admits.
+    fn check_lifecycle(&self, plan: &Plan, event: &Event) -> Result<(), Violation> {
+        let ty = event.event_type();
+        let starts = matches!(event.body, EventBody::RunStarted { .. });
+        let errors = matches!(event.body, EventBody::RunError { .. });
+        match self.run.status {
+            RunStatus::Idle if !self.options.fragment && !starts && !errors => Err(plan.fatal(
+                "L1",
+                format!("the first event must be RUN_STARTED or RUN_ERROR, not {ty}"),
+            )),
+            RunStatus::Running if starts => {
+                Err(plan.fatal("L2", "RUN_STARTED while a run is active"))
+            }
+            RunStatus::Finished | RunStatus::Interrupted if !starts && !errors => Err(plan.fatal(
+                "L3",
+                format!("{ty} after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow"),
+            )),
+            RunStatus::Errored if !starts => Err(plan.fatal(
+                "L3",
+                format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Rule C5: which lanes an event closes before it acts.
+    fn plan_lane_closing(&self, plan: &mut Plan, event: &Event) {
+        if self.lanes.is_empty() {
+            return;
+        }
+        let own_lane = || -> LaneKey { event.owner.as_deref().map(str::to_owned) };
+        match (&event.body, event.family()) {
+            (EventBody::RunError { .. }, _) => self.plan_close_all_lanes(plan, true),
+            (_, Family::Run | Family::Messages) => self.plan_close_all_lanes(plan, false),
+            (EventBody::SubagentFinished | EventBody::SubagentError, _) => {
+                self.plan_close_lane(plan, &own_lane())
+            }
+            // Chunks do their own lane work (rules C3, C7).
+            (EventBody::ToolCallChunk { .. } | EventBody::TextMessageChunk { .. }, _) => {}
+            (
+                _,
+                Family::Text
+                | Family::Tool
+                | Family::State
+                | Family::Step
+                | Family::Reasoning
+                | Family::Custom,
+            ) => self.plan_close_lane(plan, &own_lane()),
+            _ => {}
+        }
+    }
+
+    /// Rule L4: no call may be open when the run finishes (chunked calls
+    /// were closed by the plan already).
+    fn check_nothing_left_open(&self, plan: &Plan) -> Result<(), Violation> {
+        let open: Vec<&str> = self
+            .open
+            .iter()
+            .filter(|&&i| self.open_in(plan, i))
+            .map(|&i| self.calls[i].id.as_str())
+            .collect();
+        match open.first() {
+            None => Ok(()),
+            Some(first) => Err(plan
+                .fatal(
+                    "L4",
+                    format!("RUN_FINISHED while tool calls are open: {open:?}"),
+                )
+                .with_call(first)),
+        }
+    }
+
+    /// An open call for `TOOL_CALL_ARGS`/`TOOL_CALL_END` (rules T1, T2, A3).
+    fn open_call(
+        &self,
+        plan: &Plan,
+        id: &str,
+        owner: Option<&str>,
+        code: &'static str,
+        what: &str,
+    ) -> Result<usize, Violation> {
+        let index = self
+            .by_id
+            .get(id)
+            .copied()
+            .filter(|&i| self.open_in(plan, i));
+        let Some(index) = index else {
+            return Err(plan
+                .fatal(code, format!("{what} for call {id:?}, which is not open"))
+                .with_call(id));
+        };
+        self.check_owner(plan, index, owner, what)?;
+        Ok(index)
+    }
+
+    /// Rule A3: an explicit owner must be the call's; an absent one is fine.
+    pub(crate) fn check_owner(
+        &self,
+        plan: &Plan,
+        index: usize,
+        owner: Option<&str>,
+        what: &str,
+    ) -> Result<(), Violation> {
+        let call = &self.calls[index];
+        match owner {
+            Some(o) if call.owner.as_deref() != Some(o) => Err(plan
+                .fatal(
+                    "A3",
+                    format!(
+                        "{what} from {} for call {:?}, which belongs to {}",
+                        owner_name(Some(o)),
+                        call.id,
+                        owner_name(call.owner.as_deref())
+                    ),
+                )
+                .with_call(&call.id)),
+            _ => Ok(()),
+        }
+    }
+
+    /// A start or opening chunk (rules T3, T7, T8, A2, A4, S5).
+    pub(crate) fn plan_start<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        id: Text<'a>,
+        name: Text<'a>,
+        parent: Option<Text<'a>>,
+        owner: Option<Text<'a>>,
+        lane: Option<LaneKey>,
+    ) -> Result<(), Violation> {
+        let message_owner = parent.as_deref().and_then(|p| self.messages.get(p));
+        if let (Some(o), Some(m)) = (owner.as_deref(), message_owner) {
+            if m.as_deref() != Some(o) {
+                return Err(plan
+                    .fatal(
+                        "A2",
+                        format!(
+                            "tool call {id:?} from {} names parent message {:?}, which belongs to {}",
+                            owner_name(Some(o)),
+                            parent.as_deref().unwrap_or_default(),
+                            owner_name(m.as_deref())
+                        ),
+                    )
+                    .with_call(&id));
+            }
+        }
+        // What the start says about its owner: explicit, or inherited from
+        // its parent message; `None` when it says nothing.
+        let claim: Option<Option<String>> = match &owner {
+            Some(o) => Some(Some(o.to_string())),
+            None => message_owner.cloned(),
+        };
+        let reopen = match self.by_id.get(id.as_ref()) {
+            Some(&i) if self.open_in(plan, i) => {
+                return Err(plan
+                    .fatal(
+                        "T3",
+                        format!("TOOL_CALL_START for call {id:?}, which is already open"),
+                    )
+                    .with_call(&id))
+            }
+            Some(&i) => {
+                self.check_reopen(plan, i, &name, parent.as_deref(), claim.as_ref())?;
+                Some(i)
+            }
+            None => {
+                self.check_call_limit(plan, &id)?;
+                plan.new_calls += 1;
+                None
+            }
+        };
+        if let (Some(p), Some(o), None) = (&parent, &owner, message_owner) {
+            // A tagged call names the owner of a message not seen yet.
+            plan.ops
+                .push(Op::MessageOwner(p.to_string(), Some(o.to_string())));
+        }
+        let owner = match reopen {
+            Some(i) => self.calls[i].owner.clone(),
+            None => claim.flatten(),
+        };
+        plan.ops.push(Op::Start(Start {
+            id: id.into_owned(),
+            name: name.into_owned(),
+            parent: parent.map(Text::into_owned),
+            owner,
+            reopen,
+            lane,
+        }));
+        Ok(())
+    }
+
+    /// Rules T8 and A4: a reopening start agrees with the call it reopens.
+    fn check_reopen(
+        &self,
+        plan: &Plan,
+        index: usize,
+        name: &str,
+        parent: Option<&str>,
+        claim: Option<&Option<String>>,
+    ) -> Result<(), Violation> {
+        let call = &self.calls[index];
+        if call.name != name {
+            return Err(plan
+                .fatal(
+                    "T8",
+                    format!(
+                        "reopening call {:?} named {:?} as {:?}",
+                        call.id, call.name, name
+                    ),
+                )
+                .with_call(&call.id));
+        }
+        if call.parent_message_id.as_deref() != parent {
+            return Err(plan
+                .fatal(
+                    "T8",
+                    format!(
+                        "reopening call {:?} (parent message {:?}) with parent message {:?}",
+                        call.id, call.parent_message_id, parent
+                    ),
+                )
+                .with_call(&call.id));
+        }
+        match claim {
+            Some(o) if *o != call.owner => Err(plan
+                .fatal(
+                    "A4",
+                    format!(
+                        "reopening call {:?} of {} under {}",
+                        call.id,
+                        owner_name(call.owner.as_deref()),
+                        owner_name(o.as_deref())
+                    ),
+                )
+                .with_call(&call.id)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Rule S5: calls per thread are bounded.
+    fn check_call_limit(&self, plan: &Plan, id: &str) -> Result<(), Violation> {
+        if self.calls.len() + plan.new_calls >= self.options.limits.max_calls {
+            return Err(plan
+                .fatal(
+                    "S5",
+                    format!(
+                        "call {id:?} exceeds the limit of {} tool calls per thread",
+                        self.options.limits.max_calls
+                    ),
+                )
+                .with_call(id));
+        }
+        Ok(())
+    }
+
+    /// A `TOOL_CALL_RESULT` (rules T9-T12, F4, A7).
+    fn plan_result(&self, plan: &mut Plan, tool_call_id: String, mut result: ToolResult) {
+        let Some(&i) = self.by_id.get(tool_call_id.as_str()) else {
+            let v = plan
+                .violation(
+                    "T10",
+                    Severity::Warning,
+                    format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which was never seen"),
+                )
+                .with_call(&tool_call_id)
+                .with_message(&result.message_id);
+            plan.record(v);
+            plan.ops.push(Op::Result {
+                call: None,
+                tool_call_id,
+                result,
+            });
+            return;
+        };
+        let call = &self.calls[i];
+        let still_open = self.open_in(plan, i);
+        let mut flag = |code, severity, what: String| {
+            let v = plan
+                .violation(code, severity, what)
+                .with_call(&tool_call_id)
+                .with_message(&result.message_id);
+            plan.ops.push(Op::Record(v));
+        };
+        if still_open {
+            flag(
+                "T11",
+                Severity::Violation,
+                format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which is still open"),
+            );
+        }
+        if !call.results.is_empty() {
+            flag(
+                "T12",
+                Severity::Warning,
+                format!("a second result for call {tool_call_id:?}"),
+            );
+        }
+        if call.advertised {
+            flag(
+                "F4",
+                Severity::Violation,
+                format!(
+                    "the producer answered frontend call {tool_call_id:?} ({:?}); the call stays pending for the application",
+                    call.name
+                ),
+            );
+            result.rejected = true;
+        }
+        plan.ops.push(Op::Result {
+            call: Some(i),
+            tool_call_id,
+            result,
+        });
+    }
+
+    /// Conversation history (rule A5); its new calls count towards S5.
+    fn plan_seed<'a>(&self, plan: &mut Plan<'a>, messages: Vec<Message>) -> Result<(), Violation> {
+        let mut new_ids = HashSet::new();
+        for call in messages.iter().flat_map(|m| &m.tool_calls) {
+            if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.as_str()) {
+                self.check_call_limit(plan, &call.id)?;
+                plan.new_calls += 1;
+            }
+        }
+        plan.ops.push(Op::Seed(messages));
+        Ok(())
+    }
+}

@@ -1,0 +1,205 @@
+//! What the tracker knows: calls, their results, and the run.
+
+use crate::args::{ArgsError, ArgsReader, Partial};
+use crate::events::Outcome;
+use serde_json::Value;
+
+/// Where a call stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallStatus {
+    /// Started, not yet ended: its text is a prefix (rule T5).
+    Open,
+    /// Ended: the text is complete (rule T6).
+    Complete,
+    /// Open when its run failed (rule L5); never pending.
+    Abandoned,
+}
+
+/// Where a result came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultSource {
+    /// A `TOOL_CALL_RESULT` event.
+    Stream,
+    /// A tool message of history (`MESSAGES_SNAPSHOT`, run input; rule A5).
+    History,
+    /// The application's own answer.
+    Application,
+}
+
+/// One result answering a call (rule T9): a tool message of its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolResult {
+    /// The tool message's id.
+    pub message_id: String,
+    /// A string or an array of content parts, kept as opaque data.
+    pub content: Value,
+    pub error: Option<String>,
+    /// The subagent the result is attributed to (rule A7), unchecked.
+    pub owner: Option<String>,
+    pub source: ResultSource,
+    /// The event that carried it, for stream results.
+    pub event_index: Option<usize>,
+    /// The producer answered a frontend call (rule F4): kept, but it does
+    /// not answer the call, which stays pending for the application.
+    pub rejected: bool,
+}
+
+impl ToolResult {
+    /// Whether this result answers its call.
+    pub fn answers(&self) -> bool {
+        !self.rejected
+    }
+}
+
+/// A result whose call the tracker never saw (rule T10).
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnmatchedResult {
+    pub tool_call_id: String,
+    pub result: ToolResult,
+}
+
+/// One tool call of the thread.
+///
+/// ```
+/// use agui_tool_calls::{CallStatus, Options, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\":1}"}"#).unwrap();
+/// let call = t.call("c1").unwrap();
+/// assert_eq!(call.status, CallStatus::Open);
+/// assert!(call.arguments().is_none()); // nothing final before the end (T5)
+/// t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#).unwrap();
+/// assert_eq!(t.call("c1").unwrap().arguments().unwrap().as_ref().unwrap()["a"], 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub parent_message_id: Option<String>,
+    /// The subagent the call belongs to; `None` is the parent agent.
+    pub owner: Option<String>,
+    /// The run in which the call was last (re)opened; `None` for calls
+    /// known from history or seen before any run.
+    pub run_id: Option<String>,
+    pub status: CallStatus,
+    /// How many times a closed call was reopened (rule T7).
+    pub reopen_count: u32,
+    /// Every result, in arrival order (rules T9, T12, F4).
+    pub results: Vec<ToolResult>,
+    /// The call names an advertised tool: a frontend call (rule F1).
+    pub advertised: bool,
+    /// Closed, unanswered, left by a finished run (rule F2).
+    pub pending: bool,
+    /// Known from conversation history rather than streamed (rule A5).
+    pub from_history: bool,
+    pub(crate) args: ArgsReader,
+    /// An argument limit hit while streaming (rule S5).
+    pub(crate) args_error: Option<ArgsError>,
+    pub(crate) arguments: Option<Result<Value, ArgsError>>,
+    /// The chunk lane holding the call open, if a chunk opened it.
+    pub(crate) lane: Option<Option<String>>,
+    pub(crate) dirty: bool,
+    pub(crate) taken_len: usize,
+}
+
+impl ToolCall {
+    pub(crate) fn new(id: String, name: String, args: ArgsReader) -> Self {
+        ToolCall {
+            id,
+            name,
+            parent_message_id: None,
+            owner: None,
+            run_id: None,
+            status: CallStatus::Open,
+            reopen_count: 0,
+            results: Vec::new(),
+            advertised: false,
+            pending: false,
+            from_history: false,
+            args,
+            args_error: None,
+            arguments: None,
+            lane: None,
+            dirty: false,
+            taken_len: 0,
+        }
+    }
+
+    /// The argument text so far: the deltas concatenated (rule T4).
+    pub fn args_text(&self) -> &str {
+        self.args.text()
+    }
+
+    /// While the call is open, a best-effort reading of its prefix, marked
+    /// partial by its type (rule T5); `None` once closed.
+    pub fn partial(&self) -> Option<Partial> {
+        match self.status {
+            CallStatus::Open => self.args.partial(),
+            _ => None,
+        }
+    }
+
+    /// The parsed arguments, only once the call is complete (rules T5, T6):
+    /// the value, or why the text is not one (parse or limit error).
+    pub fn arguments(&self) -> Option<&Result<Value, ArgsError>> {
+        match self.status {
+            CallStatus::Complete => self.arguments.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The argument limit the text hit while streaming, if any (rule S5).
+    pub fn args_error(&self) -> Option<&ArgsError> {
+        self.args_error.as_ref()
+    }
+
+    /// Whether some result answers the call.
+    pub fn answered(&self) -> bool {
+        self.results.iter().any(ToolResult::answers)
+    }
+}
+
+/// Where the current run stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunStatus {
+    /// No run event yet.
+    Idle,
+    Running,
+    /// Finished with no outcome or a `success` outcome.
+    Finished,
+    /// Finished with an `interrupt` outcome.
+    Interrupted,
+    Errored,
+}
+
+/// The latest run of the thread (rules L6, L7).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunState {
+    pub status: RunStatus,
+    pub thread_id: Option<String>,
+    pub run_id: Option<String>,
+    pub parent_run_id: Option<String>,
+    pub outcome: Option<Outcome>,
+    pub result: Option<Value>,
+    /// `RUN_ERROR`'s message and code.
+    pub error: Option<(String, Option<String>)>,
+    /// How many runs have started.
+    pub runs_started: u32,
+}
+
+impl RunState {
+    pub(crate) fn idle() -> Self {
+        RunState {
+            status: RunStatus::Idle,
+            thread_id: None,
+            run_id: None,
+            parent_run_id: None,
+            outcome: None,
+            result: None,
+            error: None,
+            runs_started: 0,
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Change tracking: what changed since the binding last asked, so it can
+//! rebuild only the changed parts of an immutable snapshot (rule N1) and
+//! copy only the new part of each changed call's argument text.
+//!
+//! Bookkeeping is proportional to the changes: a call is marked dirty once
+//! (a flag on the call plus an index in a list), never found by a scan.
+
+use crate::machine::Tracker;
+use std::ops::Range;
+
+/// Dirty marks between two [`Tracker::take_changes`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bookkeeping {
+    /// Changed calls, each once, in the order they first changed.
+    pub calls: Vec<usize>,
+    pub run: bool,
+    pub violations_taken: usize,
+    pub unmatched_taken: usize,
+    pub fatal_taken: bool,
+}
+
+/// One changed call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallChange {
+    /// Its index in [`Tracker::calls`].
+    pub index: usize,
+    /// The byte offset from which its argument text is new: the text only
+    /// grows (rules T4, T7), so `&text[text_from..]` is all there is to send.
+    pub text_from: usize,
+}
+
+/// What changed since the last [`Tracker::take_changes`].
+///
+/// ```
+/// use agui_tool_calls::{Options, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"a\""}"#).unwrap();
+/// let first = t.take_changes();
+/// assert!(first.run);
+/// assert_eq!(first.calls[0].text_from, 0);
+///
+/// t.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":":1}"}"#).unwrap();
+/// let next = t.take_changes();
+/// assert!(!next.run);
+/// let text = t.calls()[next.calls[0].index].args_text();
+/// assert_eq!(&text[next.calls[0].text_from..], ":1}");
+/// assert!(t.take_changes().is_empty());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// Changed calls, each once, in the order they first changed since the
+    /// last take (not sorted by index).
+    pub calls: Vec<CallChange>,
+    /// The run state changed.
+    pub run: bool,
+    /// Indices of the violations recorded since the last take.
+    pub violations: Range<usize>,
+    /// Indices of the unmatched results recorded since the last take.
+    pub unmatched_results: Range<usize>,
+    /// The stream stopped on a fatal violation since the last take.
+    pub fatal: bool,
+}
+
+impl Changes {
+    /// Nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+            && !self.run
+            && self.violations.is_empty()
+            && self.unmatched_results.is_empty()
+            && !self.fatal
+    }
+}
+
+impl Tracker {
+    /// What changed since the last call, in time proportional to the
+    /// changes; resets the marks.
+    pub fn take_changes(&mut self) -> Changes {
+        let dirty = std::mem::take(&mut self.changes.calls);
+        let mut calls = Vec::with_capacity(dirty.len());
+        for index in dirty {
+            let call = &mut self.calls[index];
+            call.dirty = false;
+            let len = call.args.text().len();
+            calls.push(CallChange {
+                index,
+                text_from: call.taken_len,
+            });
+            call.taken_len = len;
+        }
+        let book = &mut self.changes;
+        let violations = book.violations_taken..self.violations.len();
+        book.violations_taken = self.violations.len();
+        let unmatched_results = book.unmatched_taken..self.unmatched.len();
+        book.unmatched_taken = self.unmatched.len();
+        let fatal = self.fatal.is_some() && !book.fatal_taken;
+        book.fatal_taken = self.fatal.is_some();
+        Changes {
+            calls,
+            run: std::mem::take(&mut book.run),
+            violations,
+            unmatched_results,
+            fatal,
+        }
+    }
+}

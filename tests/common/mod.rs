@@ -1,0 +1,84 @@
+//! Helpers shared by the rule tests: events as `json!` values.
+
+#![allow(dead_code)]
+
+use agui_tool_calls::{Options, Tracker, Violation};
+use serde_json::{json, Value};
+
+/// Pushes one event given as a JSON value.
+pub fn push(t: &mut Tracker, event: Value) -> Result<(), Violation> {
+    t.push_json(&event.to_string())
+}
+
+/// Pushes events that must all be accepted.
+pub fn feed(t: &mut Tracker, events: &[Value]) {
+    for (i, e) in events.iter().enumerate() {
+        if let Err(v) = push(t, e.clone()) {
+            panic!("event {i} refused: {v}");
+        }
+    }
+}
+
+/// A tracker that has started run `r1`.
+pub fn running() -> Tracker {
+    running_with(Options::default())
+}
+
+pub fn running_with(options: Options) -> Tracker {
+    let mut t = Tracker::new(options);
+    feed(&mut t, &[run_started("r1")]);
+    t
+}
+
+/// Pushes an event that must be refused, and returns the fatal code.
+pub fn fatal_code(t: &mut Tracker, event: Value) -> &'static str {
+    let v = push(t, event).expect_err("the event should be fatal");
+    assert_eq!(t.fatal(), Some(&v));
+    v.code
+}
+
+/// The codes of every recorded violation, in order.
+pub fn codes(t: &Tracker) -> Vec<&'static str> {
+    t.violations().iter().map(|v| v.code).collect()
+}
+
+pub fn run_started(run: &str) -> Value {
+    json!({"type": "RUN_STARTED", "threadId": "t1", "runId": run})
+}
+
+pub fn run_finished(run: &str) -> Value {
+    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": run})
+}
+
+pub fn start(id: &str, name: &str) -> Value {
+    json!({"type": "TOOL_CALL_START", "toolCallId": id, "toolCallName": name})
+}
+
+pub fn args(id: &str, delta: &str) -> Value {
+    json!({"type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": delta})
+}
+
+pub fn end(id: &str) -> Value {
+    json!({"type": "TOOL_CALL_END", "toolCallId": id})
+}
+
+pub fn result(message: &str, id: &str, content: &str) -> Value {
+    json!({"type": "TOOL_CALL_RESULT", "messageId": message, "toolCallId": id, "content": content})
+}
+
+/// Adds `subagentRunId` to an event.
+pub fn by(owner: &str, mut event: Value) -> Value {
+    event["subagentRunId"] = json!(owner);
+    event
+}
+
+/// A complete call: start, one delta, end.
+pub fn whole_call(id: &str, name: &str, text: &str) -> [Value; 3] {
+    [start(id, name), args(id, text), end(id)]
+}
+
+/// Everything a snapshot shows except the violations, for "nothing
+/// changed" comparisons.
+pub fn state_of(t: &Tracker) -> String {
+    format!("{:?}|{:?}|{:?}", t.calls(), t.run(), t.unmatched_results())
+}

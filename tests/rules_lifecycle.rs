@@ -1,0 +1,235 @@
+//! Run lifecycle: rules L1-L7.
+
+mod common;
+
+use agui_tool_calls::{CallStatus, Options, Outcome, RunStatus, Tracker};
+use common::*;
+use serde_json::json;
+
+#[test]
+fn l1_first_event_must_be_run_started() {
+    let mut t = Tracker::new(Options::default());
+    assert_eq!(fatal_code(&mut t, start("c1", "f")), "L1");
+    assert!(t.calls().is_empty());
+}
+
+#[test]
+fn l1_run_error_may_come_first() {
+    let mut t = Tracker::new(Options::default());
+    feed(&mut t, &[json!({"type": "RUN_ERROR", "message": "no"})]);
+    assert_eq!(t.run().status, RunStatus::Errored);
+}
+
+#[test]
+fn l1_fragment_may_begin_mid_run() {
+    let mut t = Tracker::new(Options {
+        fragment: true,
+        ..Options::default()
+    });
+    feed(&mut t, &[start("c1", "f"), args("c1", "{}"), end("c1")]);
+    assert_eq!(t.calls()[0].status, CallStatus::Complete);
+    assert_eq!(t.calls()[0].run_id, None);
+    feed(&mut t, &[run_started("r2")]);
+    assert_eq!(t.run().status, RunStatus::Running);
+}
+
+#[test]
+fn l2_run_started_while_running_is_fatal() {
+    let mut t = running();
+    assert_eq!(fatal_code(&mut t, run_started("r2")), "L2");
+    assert_eq!(t.run().run_id.as_deref(), Some("r1"));
+}
+
+#[test]
+fn l3_after_run_finished_only_run_started_or_error() {
+    let mut t = running();
+    feed(&mut t, &[run_finished("r1")]);
+    assert_eq!(fatal_code(&mut t, start("c1", "f")), "L3");
+
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            run_finished("r1"),
+            json!({"type": "RUN_ERROR", "message": "late"}),
+        ],
+    );
+    assert_eq!(t.run().status, RunStatus::Errored);
+
+    let mut t = running();
+    feed(&mut t, &[run_finished("r1")]);
+    assert_eq!(
+        fatal_code(&mut t, json!({"type": "CUSTOM", "name": "x", "value": 1})),
+        "L3"
+    );
+}
+
+#[test]
+fn l3_after_run_error_only_run_started() {
+    let mut t = running();
+    feed(&mut t, &[json!({"type": "RUN_ERROR", "message": "boom"})]);
+    assert_eq!(
+        fatal_code(&mut t, json!({"type": "RUN_ERROR", "message": "again"})),
+        "L3"
+    );
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            json!({"type": "RUN_ERROR", "message": "boom"}),
+            run_started("r2"),
+        ],
+    );
+    assert_eq!(t.run().status, RunStatus::Running);
+}
+
+#[test]
+fn l4_run_finished_with_open_calls_is_fatal_naming_every_one() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[start("a", "f"), start("b", "g"), start("c", "h"), end("b")],
+    );
+    let before = state_of(&t);
+    let v = push(&mut t, run_finished("r1")).unwrap_err();
+    assert_eq!(v.code, "L4");
+    assert!(
+        v.message.contains("\"a\"") && v.message.contains("\"c\""),
+        "{}",
+        v.message
+    );
+    assert!(!v.message.contains("\"b\""));
+    assert_eq!(v.tool_call_id.as_deref(), Some("a"));
+    assert_eq!(state_of(&t), before);
+    assert_eq!(t.run().status, RunStatus::Running);
+}
+
+#[test]
+fn l4_chunked_call_closed_by_run_finished_is_not_left_open() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "a", "toolCallName": "f", "delta": "{}"}),
+            run_finished("r1"),
+        ],
+    );
+    assert_eq!(t.calls()[0].status, CallStatus::Complete);
+    assert_eq!(t.run().status, RunStatus::Finished);
+}
+
+#[test]
+fn l5_run_error_abandons_open_calls_without_violation() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            start("a", "f"),
+            args("a", "{\"x\""),
+            start("b", "g"),
+            end("b"),
+        ],
+    );
+    feed(
+        &mut t,
+        &[json!({"type": "RUN_ERROR", "message": "boom", "code": "E"})],
+    );
+    assert_eq!(t.call("a").unwrap().status, CallStatus::Abandoned);
+    assert_eq!(t.call("a").unwrap().args_text(), "{\"x\"");
+    assert_eq!(t.call("b").unwrap().status, CallStatus::Complete);
+    assert!(t.violations().is_empty());
+    assert_eq!(t.pending_calls().count(), 0);
+    assert_eq!(
+        t.run().error,
+        Some(("boom".to_owned(), Some("E".to_owned())))
+    );
+}
+
+#[test]
+fn l5_run_error_abandons_a_chunked_call_too() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "a", "toolCallName": "f", "delta": "{"}),
+            json!({"type": "RUN_ERROR", "message": "boom"}),
+        ],
+    );
+    assert_eq!(t.call("a").unwrap().status, CallStatus::Abandoned);
+    assert!(t.call("a").unwrap().arguments().is_none());
+}
+
+#[test]
+fn l6_several_runs_keep_earlier_calls_and_reset_run_bookkeeping() {
+    let mut t = running();
+    feed(&mut t, &whole_call("a", "f", "{}"));
+    feed(&mut t, &[run_finished("r1"), run_started("r2")]);
+    assert_eq!(t.run().run_id.as_deref(), Some("r2"));
+    assert_eq!(t.run().outcome, None);
+    feed(&mut t, &whole_call("b", "g", "{}"));
+    feed(
+        &mut t,
+        &[
+            json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2",
+                 "outcome": {"type": "success", "pendingToolCallIds": ["b"]}}),
+        ],
+    );
+    // Run r2's derived pending list is its own calls only: no F3.
+    assert!(!codes(&t).contains(&"F3"), "{:?}", t.violations());
+    let ids: Vec<_> = t
+        .calls()
+        .iter()
+        .map(|c| (c.id.as_str(), c.run_id.as_deref()))
+        .collect();
+    assert_eq!(ids, [("a", Some("r1")), ("b", Some("r2"))]);
+    assert_eq!(t.run().runs_started, 2);
+}
+
+#[test]
+fn l7_outcome_and_status_are_shown() {
+    let mut t = running();
+    feed(&mut t, &[run_finished("r1")]);
+    assert_eq!(t.run().status, RunStatus::Finished);
+    assert_eq!(t.run().outcome, None);
+
+    feed(
+        &mut t,
+        &[
+            run_started("r2"),
+            json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r2", "result": {"k": 1},
+                 "outcome": {"type": "success"}}),
+        ],
+    );
+    assert_eq!(t.run().status, RunStatus::Finished);
+    assert_eq!(
+        t.run().outcome,
+        Some(Outcome::Success {
+            pending_tool_call_ids: None
+        })
+    );
+    assert_eq!(t.run().result, Some(json!({"k": 1})));
+
+    feed(
+        &mut t,
+        &[
+            run_started("r3"),
+            json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r3",
+                 "outcome": {"type": "interrupt", "interrupts": [{"id": "i1"}]}}),
+        ],
+    );
+    assert_eq!(t.run().status, RunStatus::Interrupted);
+    assert!(
+        matches!(&t.run().outcome, Some(Outcome::Interrupt { interrupts }) if interrupts.len() == 1)
+    );
+}
+
+#[test]
+fn l7_interrupt_outcome_without_interrupts_is_malformed() {
+    let mut t = running();
+    let code = fatal_code(
+        &mut t,
+        json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
+               "outcome": {"type": "interrupt", "interrupts": []}}),
+    );
+    assert_eq!(code, "E2");
+}
