@@ -21,6 +21,7 @@
 pub mod args;
 pub mod events;
 pub mod machine;
+pub mod schema;
 pub mod violation;
 
 #[cfg(target_arch = "wasm32")]
