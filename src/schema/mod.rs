@@ -136,3 +136,6 @@ impl fmt::Debug for Schema {
             .finish_non_exhaustive()
     }
 }
+
+#[cfg(test)]
+mod tests;

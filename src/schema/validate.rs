@@ -20,6 +20,10 @@ use std::fmt::Write;
 /// Deepest nesting of subschema applications validation follows.
 pub(crate) const MAX_DEPTH: usize = 128;
 
+/// Most subschema applications one validation may make. Depth alone does not
+/// bound time: `anyOf` of two refs to itself doubles the work at each level.
+pub(crate) const MAX_STEPS: usize = 2_000_000;
+
 /// Where errors go: `None` while trying a branch whose errors don't count.
 type Out<'o> = Option<&'o mut Vec<ValidationError>>;
 
@@ -128,21 +132,37 @@ pub(crate) fn run(graph: &Graph, instance: &Value, mut out: Out<'_>) -> bool {
     let mut run = Run {
         g: graph,
         depth: 0,
+        steps: 0,
         scope: Vec::new(),
+        aborted: None,
     };
     let path = Path {
         parent: None,
         seg: Seg::Root,
     };
     let mut eval = Eval::new(graph.tracks, instance);
-    run.node(0, instance, &path, &mut out, &mut eval)
+    let ok = run.node(0, instance, &path, &mut out, &mut eval);
+    match run.aborted {
+        None => ok,
+        Some(error) => {
+            if let Some(errors) = out {
+                errors.push(error);
+            }
+            false
+        }
+    }
 }
 
 struct Run<'g> {
     g: &'g Graph,
     depth: usize,
+    steps: usize,
     /// The dynamic scope: resources entered, outermost first.
     scope: Vec<usize>,
+    /// Set when a limit is hit: from then on every subschema fails, so no
+    /// `not` can turn the cut-off into a pass, and the whole instance is
+    /// invalid with this error.
+    aborted: Option<ValidationError>,
 }
 
 impl<'g> Run<'g> {
@@ -163,12 +183,11 @@ impl<'g> Run<'g> {
             }
             Node::Object(kw) => kw,
         };
-        if self.depth >= MAX_DEPTH {
-            return report(out, path, "depth", || {
-                format!("validation nested deeper than {MAX_DEPTH} subschemas")
-            });
+        if self.aborted.is_some() || self.limit_hit(path) {
+            return false;
         }
         self.depth += 1;
+        self.steps += 1;
         let entered = self.scope.last() != Some(res);
         if entered {
             self.scope.push(*res);
@@ -179,6 +198,22 @@ impl<'g> Run<'g> {
         }
         self.depth -= 1;
         ok
+    }
+
+    fn limit_hit(&mut self, path: &Path) -> bool {
+        let message = if self.depth >= MAX_DEPTH {
+            format!("validation nested deeper than {MAX_DEPTH} subschemas")
+        } else if self.steps >= MAX_STEPS {
+            format!("validation took more than {MAX_STEPS} steps")
+        } else {
+            return false;
+        };
+        self.aborted = Some(ValidationError {
+            path: path.pointer(),
+            keyword: "limit",
+            message,
+        });
+        true
     }
 
     /// Applies `id` to a child location of the instance.
