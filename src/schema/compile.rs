@@ -222,6 +222,7 @@ impl<'v> Compiler<'v, '_> {
 
     fn register(&mut self, res: usize, ptr: &str, id: NodeId) {
         let key = format!("{}#{}", self.resources[res].uri, ptr);
+        // The first registration wins.
         self.registry.entry(key).or_insert(id);
     }
 
@@ -371,7 +372,9 @@ impl<'v> Compiler<'v, '_> {
             kw.required = strings(r).ok_or_else(|| err(ptr, "`required` must list strings"))?;
         }
         let props = self.schema_map(map.get("properties"), res, ptr, "properties", depth)?;
-        kw.properties = props.into_iter().collect();
+        for (name, node) in props {
+            kw.properties.insert(name, node);
+        }
         let patterns = self.schema_map(
             map.get("patternProperties"),
             res,
@@ -541,7 +544,7 @@ impl<'v> Compiler<'v, '_> {
     fn pattern(&self, source: &str, ptr: &str) -> Result<Box<dyn Pattern>, SchemaError> {
         self.engine
             .compile(source)
-            .map_err(|e| err(ptr, format!("invalid pattern {source:?}: {e}")))
+            .map_err(|e| err(ptr, format!("invalid pattern \"{source}\": {e}")))
     }
 
     /// Resolves one queued reference and stores its target.
@@ -585,7 +588,7 @@ impl<'v> Compiler<'v, '_> {
         }
         Err(err(
             at,
-            format!("cannot resolve {full:?}: only references inside the schema are followed"),
+            format!("cannot resolve \"{full}\": only references inside the schema are followed"),
         ))
     }
 }

@@ -68,7 +68,7 @@ pub struct SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid schema at {:?}: {}", self.path, self.message)
+        write!(f, "invalid schema at \"{}\": {}", self.path, self.message)
     }
 }
 
@@ -86,7 +86,7 @@ pub struct ValidationError {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at {:?}: {}", self.keyword, self.path, self.message)
+        write!(f, "{} at \"{}\": {}", self.keyword, self.path, self.message)
     }
 }
 

@@ -26,14 +26,16 @@ fn parse(s: &str) -> Parts<'_> {
         Some((a, q)) => (a, Some(q)),
         None => (rest, None),
     };
-    let (scheme, rest) = match rest.find(':') {
-        Some(i) if is_scheme(&rest[..i]) => (Some(&rest[..i]), &rest[i + 1..]),
+    // `split_once` and `get` rather than slicing by index: no panicking path (and its
+    // formatting code) in the wasm.
+    let (scheme, rest) = match rest.split_once(':') {
+        Some((s, r)) if is_scheme(s) => (Some(s), r),
         _ => (None, rest),
     };
     let (authority, path) = match rest.strip_prefix("//") {
         Some(r) => {
             let end = r.find('/').unwrap_or(r.len());
-            (Some(&r[..end]), &r[end..])
+            (r.get(..end), r.get(end..).unwrap_or(""))
         }
         None => (None, rest),
     };
@@ -108,8 +110,8 @@ fn merge(base: &Parts<'_>, path: &str) -> String {
     if base.authority.is_some() && base.path.is_empty() {
         return format!("/{path}");
     }
-    match base.path.rfind('/') {
-        Some(i) => format!("{}{}", &base.path[..=i], path),
+    match base.path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{path}"),
         None => path.to_owned(),
     }
 }

@@ -12,9 +12,10 @@
 
 use super::compile::{type_bit, Graph, Keywords, Node, NodeId};
 use super::uri::escape_token;
-use super::value::{canonical, is_integer, is_multiple_of};
+use super::value::{canonical, is_integer, is_multiple_of, number_text};
 use super::ValidationError;
 use serde_json::{Map, Number, Value};
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 /// Deepest nesting of subschema applications validation follows.
@@ -406,7 +407,7 @@ impl<'g> Run<'g> {
                 let name = Value::String(key.clone());
                 if !self.child(s, &name, path, Seg::Key(key), &mut None) {
                     ok = report(out, path, "propertyNames", || {
-                        format!("property name {key:?} is not allowed")
+                        format!("property name \"{key}\" is not allowed")
                     });
                 }
             }
@@ -618,12 +619,14 @@ fn numeric(kw: &Keywords, n: &Number, path: &Path, out: &mut Out<'_>) -> bool {
     let mut ok = true;
     for (limit, holds, keyword, words) in checks {
         if let Some(m) = limit.filter(|&m| !holds(x, m)) {
-            ok = report(out, path, keyword, || format!("{n} must be {words} {m}"));
+            ok = report(out, path, keyword, || {
+                format!("{n} must be {words} {}", number_text(m))
+            });
         }
     }
     if let Some(m) = kw.multiple_of.filter(|&m| !is_multiple_of(n, m)) {
         ok = report(out, path, "multipleOf", || {
-            format!("{n} is not a multiple of {m}")
+            format!("{n} is not a multiple of {}", number_text(m))
         });
     }
     ok
@@ -670,7 +673,7 @@ fn counts(kw: &Keywords, map: &Map<String, Value>, path: &Path, out: &mut Out<'_
     }
     for name in kw.required.iter().filter(|r| !map.contains_key(*r)) {
         ok = report(out, path, "required", || {
-            format!("missing required property {name:?}")
+            format!("missing required property \"{name}\"")
         });
     }
     for (name, deps) in kw
@@ -680,21 +683,22 @@ fn counts(kw: &Keywords, map: &Map<String, Value>, path: &Path, out: &mut Out<'_
     {
         for dep in deps.iter().filter(|d| !map.contains_key(*d)) {
             ok = report(out, path, "dependentRequired", || {
-                format!("property {name:?} requires property {dep:?}")
+                format!("property \"{name}\" requires property \"{dep}\"")
             });
         }
     }
     ok
 }
 
-/// The first two equal items, by position, if any: sorting canonical texts
-/// keeps this O(n log n).
+/// The first pair of equal items, if any, found in O(n log n).
 fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
-    let mut keyed: Vec<(String, usize)> = items.iter().map(canonical).zip(0..).collect();
-    keyed.sort();
-    keyed
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| (w[0].1, w[1].1))
-        .min()
+    // A map of canonical texts, of the same type as `properties`, so the
+    // wasm carries one B-tree instantiation.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if let Some(j) = seen.insert(canonical(item), i) {
+            return Some((j, i));
+        }
+    }
+    None
 }

@@ -40,7 +40,7 @@ pub(crate) fn canonical(value: &Value) -> String {
                 out.push('{');
                 stack.push(Step::Text("}"));
                 let mut entries: Vec<_> = map.iter().collect();
-                entries.sort_by(|a, b| a.0.cmp(b.0));
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
                 for (i, (k, v)) in entries.into_iter().enumerate().rev() {
                     stack.push(Step::Value(v));
                     stack.push(Step::Key(k));
@@ -72,19 +72,22 @@ fn write_string(out: &mut String, s: &str) {
 }
 
 fn write_number(out: &mut String, n: &Number) {
-    if let Some(i) = n.as_i64() {
-        let _ = write!(out, "{i}");
-    } else if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.2e18 {
+        // Integral floats print like the integers they equal.
+        let _ = write!(out, "{}", Number::from(f as i64));
     } else {
-        let f = n.as_f64().unwrap_or(f64::NAN);
-        if f.fract() == 0.0 && f.abs() < 1e19 {
-            // Integral floats print like the integers they equal.
-            let _ = write!(out, "{}", f as i128);
-        } else {
-            let _ = write!(out, "{f:e}");
-        }
+        // serde_json's own formatting (shortest round-trip), not core's
+        // float formatting, which would add kilobytes to the wasm.
+        let _ = write!(out, "{n}");
     }
+}
+
+/// `f` as JSON writes it.
+pub(crate) fn number_text(f: f64) -> String {
+    Number::from_f64(f)
+        .map(|n| n.to_string())
+        .unwrap_or_default()
 }
 
 /// Whether `n` has no fractional part (so `1.0` is an integer).
