@@ -10,7 +10,7 @@ mod records;
 
 use crate::sse::SseDecoder;
 use crate::Tracker;
-use records::ChangeRecord;
+use records::{ChangeRecord, SummaryRecord};
 use wasm_bindgen::prelude::*;
 
 /// The core tracker as JS sees it. Applications use the `ToolCallTracker`
@@ -56,11 +56,29 @@ impl WasmTracker {
     /// UTF-8 sequence).
     #[wasm_bindgen(js_name = pushSseBytes)]
     pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        let tracker = &mut self.tracker;
-        self.sse.push_bytes(chunk, |event| {
-            let _ = tracker.push_json(event.data);
-        });
+        self.read_sse_bytes(chunk);
         self.take_changes()
+    }
+
+    /// Reads one event given as JSON text, without a change record; returns
+    /// whether the stream is still good. For consumers that read a whole
+    /// stream and look at the end state only (the stream checker).
+    #[wasm_bindgen(js_name = feedJson)]
+    pub fn feed_json(&mut self, text: &str) -> bool {
+        self.tracker.push_json(text).is_ok()
+    }
+
+    /// Like [`WasmTracker::push_sse_bytes`], without a change record.
+    #[wasm_bindgen(js_name = feedSse)]
+    pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
+        self.read_sse_bytes(chunk);
+        self.tracker.fatal().is_none()
+    }
+
+    /// The whole state, without argument text or values (see
+    /// `SummaryRecord`), as JSON.
+    pub fn summary(&self) -> String {
+        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
     }
 
     /// What changed since the last record.
@@ -71,5 +89,16 @@ impl WasmTracker {
         // Serialising plain records of strings, numbers and JSON values
         // cannot fail; an empty string would make the JS layer throw.
         serde_json::to_string(&record).unwrap_or_default()
+    }
+}
+
+impl WasmTracker {
+    /// Pushes each event the bytes complete; a fatal violation stays in the
+    /// tracker, where the caller reads it.
+    fn read_sse_bytes(&mut self, chunk: &[u8]) {
+        let tracker = &mut self.tracker;
+        self.sse.push_bytes(chunk, |event| {
+            let _ = tracker.push_json(event.data);
+        });
     }
 }

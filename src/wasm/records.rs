@@ -40,6 +40,42 @@ impl<'a> ChangeRecord<'a> {
     }
 }
 
+/// The whole state without argument text or values: what a report needs
+/// after a stream, at a cost independent of the arguments' size.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryRecord<'a> {
+    version: u64,
+    events_seen: usize,
+    run: RunRecord<'a>,
+    calls: Vec<CallRecord<'a>>,
+    violations: &'a [Violation],
+    fatal: Option<&'a Violation>,
+}
+
+impl<'a> SummaryRecord<'a> {
+    pub fn new(tracker: &'a Tracker) -> Self {
+        let calls = tracker
+            .calls()
+            .iter()
+            .enumerate()
+            .map(|(index, call)| CallRecord {
+                args: None,
+                partial: None,
+                ..CallRecord::new(index, call, call.args_text().len())
+            })
+            .collect();
+        SummaryRecord {
+            version: tracker.version(),
+            events_seen: tracker.events_seen(),
+            run: RunRecord::new(tracker.run()),
+            calls,
+            violations: tracker.violations(),
+            fatal: tracker.fatal(),
+        }
+    }
+}
+
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct RunRecord<'a> {
@@ -99,6 +135,8 @@ struct CallRecord<'a> {
     status: &'static str,
     /// The argument text appended since the last record.
     append: &'a str,
+    /// The length of the whole argument text, in bytes of UTF-8.
+    args_bytes: usize,
     /// While open: `argsText.slice(0, cut) + suffix` is the partial value.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial: Option<PartialRecord>,
@@ -192,6 +230,7 @@ impl<'a> CallRecord<'a> {
                 CallStatus::Abandoned => "abandoned",
             },
             append: call.args_text().get(text_from..).unwrap_or_default(),
+            args_bytes: call.args_text().len(),
             partial: call.partial().map(|p| PartialRecord {
                 cut: p.cut_utf16,
                 suffix: p.suffix,
