@@ -30,6 +30,8 @@ export class ToolCallTracker {
   #core;
   #builder = new SnapshotBuilder();
   #listeners = new Set();
+  /** A high surrogate that ended the last string chunk, waiting for its pair. */
+  #carry = "";
 
   constructor(options = {}) {
     this.#core = new WasmTracker(JSON.stringify(options));
@@ -51,9 +53,14 @@ export class ToolCallTracker {
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
-    const record =
-      typeof chunk === "string" ? this.#core.pushSseText(chunk) : this.#core.pushSseBytes(toBytes(chunk));
-    return this.#pushed(record);
+    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)));
+    // A string split inside a surrogate pair: crossing into wasm as UTF-8
+    // would turn each half into U+FFFD, so the high half waits.
+    let text = this.#carry + chunk;
+    const last = text.charCodeAt(text.length - 1);
+    this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
+    if (this.#carry) text = text.slice(0, -1);
+    return this.#pushed(this.#core.pushSseText(text));
   }
 
   /** The current snapshot (the identical object while nothing changes). */

@@ -20,7 +20,8 @@ fn a_change_record_carries_only_the_appended_text() {
     let mut tracker = started();
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#);
     tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"}"#);
-    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#));
+    let r =
+        record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#));
     assert_eq!(r["calls"][0]["append"], "\"é");
     assert_eq!(r["calls"][0]["status"], "open");
     assert_eq!(r["calls"][0]["partial"], json!({"cut": 7, "suffix": "\"}"}));
@@ -40,7 +41,8 @@ fn an_unchanged_tracker_reports_the_same_version_and_nothing_else() {
 #[wasm_bindgen_test]
 fn t1_args_for_an_unknown_call_is_reported_as_fatal() {
     let mut tracker = started();
-    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"nope","delta":"x"}"#));
+    let r =
+        record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"nope","delta":"x"}"#));
     assert_eq!(r["fatal"]["code"], "T1");
     assert_eq!(r["fatal"]["eventIndex"], 1);
     assert_eq!(r["fatal"]["toolCallId"], "nope");

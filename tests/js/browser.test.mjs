@@ -1,5 +1,6 @@
-// The built package in real headless Chromium: a plain module page, and a
-// Vite production build with no plugins.
+// The built package in real headless Chromium: a plain module page, a
+// module worker, a page under a strict CSP, Vite production builds with no
+// plugins, and the React hook.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
@@ -8,7 +9,7 @@ import path from "node:path";
 import { build } from "vite";
 import { launchChromium } from "./support/chromium.mjs";
 import { serveStatic } from "./support/static-server.mjs";
-import { fixturesDir, pkgDir } from "./support/paths.mjs";
+import { fixturesDir, pkgDir, root } from "./support/paths.mjs";
 
 let browser;
 before(async () => {
@@ -40,16 +41,59 @@ test("loads in a plain <script type=module> page", async () => {
   }
 });
 
-test("loads from a Vite production build without plugins", async () => {
+test("loads in a module worker", async () => {
+  const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
+  try {
+    const result = await resultOf(`${server.url}/worker-page.html`);
+    assert.deepEqual(result, { argsText: '{"q":"worker"}' });
+  } finally {
+    await server.close();
+  }
+});
+
+test("s6_works_under_a_strict_csp_without_unsafe_eval", async () => {
+  // No 'unsafe-eval': the package never calls eval or new Function. Only
+  // compiling the wasm module itself needs 'wasm-unsafe-eval'.
+  const csp = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'";
+  const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir }, { "content-security-policy": csp });
+  try {
+    const result = await resultOf(`${server.url}/csp-page.html`);
+    assert.deepEqual(result, { partialArgs: { q: "csp" } });
+  } finally {
+    await server.close();
+  }
+});
+
+/** Builds a fixture app with Vite (no plugins, no config) against pkg/. */
+async function viteBuild(fixture) {
   const app = mkdtempSync(path.join(tmpdir(), "agui-vite-"));
-  cpSync(path.join(fixturesDir, "vite-app"), app, { recursive: true });
+  cpSync(path.join(fixturesDir, fixture), app, { recursive: true });
   mkdirSync(path.join(app, "node_modules"));
   symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
-  await build({ root: app, logLevel: "error", build: { outDir: path.join(app, "dist") } });
-  const server = await serveStatic({ "/": path.join(app, "dist") });
+  for (const dep of ["react", "react-dom", "scheduler"]) {
+    symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
+  }
+  await build({ root: app, logLevel: "error", configFile: false, build: { outDir: path.join(app, "dist") } });
+  return path.join(app, "dist");
+}
+
+test("loads from a Vite production build without plugins", async () => {
+  const server = await serveStatic({ "/": await viteBuild("vite-app") });
   try {
     const result = await resultOf(`${server.url}/index.html`);
     assert.deepEqual(result, { argsText: '{"q":"vite"}' });
+  } finally {
+    await server.close();
+  }
+});
+
+test("n1_use_tool_calls_rerenders_only_the_card_of_the_changed_call", async () => {
+  const server = await serveStatic({ "/": await viteBuild("react-app") });
+  try {
+    const { before, after, text } = await resultOf(`${server.url}/index.html`);
+    assert.equal(text, 'writer: {"text":"hello"}');
+    for (const id of ["a", "b", "c"]) assert.equal(after[id], before[id], `card ${id} did not re-render`);
+    assert.equal(after.d, before.d + 4, "the streaming card re-rendered once per delta");
   } finally {
     await server.close();
   }

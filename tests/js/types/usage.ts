@@ -1,0 +1,75 @@
+// Checked by `tsc --noEmit` (tests/js/types.test.mjs): the declarations
+// accept what the package does and refuse what it does not.
+import {
+  ToolCallTracker,
+  ToolCallStreamError,
+  type Snapshot,
+  type ToolCallState,
+  type ToolMessage,
+  type Violation,
+} from "agui-tool-calls";
+import { useToolCalls } from "agui-tool-calls/react";
+
+const tracker = new ToolCallTracker({
+  tools: [{ name: "confirm_deploy", description: "Ask first", parameters: { type: "object" } }],
+  requireApproval: ["confirm_deploy"],
+  fragment: false,
+  limits: { maxArgsBytes: 1 << 20, maxDepth: 32, maxCalls: 100 },
+});
+
+const snapshot: Snapshot = tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+tracker.pushJson("{}");
+tracker.pushSse("data: {}\n\n");
+tracker.pushSse(new Uint8Array([100]));
+
+const status: "idle" | "running" | "finished" | "interrupted" | "errored" = snapshot.run.status;
+const first: ToolCallState | undefined = snapshot.calls[0];
+if (first) {
+  const text: string = first.argsText;
+  const partial: unknown = first.partialArgs;
+  const validation: "valid" | "invalid" | "unvalidated" = first.validation;
+  const consent: "unrequested" | "approved" | "declined" = first.consent;
+  const source: "stream" | "history" | "application" | undefined = first.result?.source;
+  const kind: "parse" | "schema" | "limit" | undefined = first.argsError?.kind;
+  const paths: string[] | undefined = first.argsError?.errors?.map((e) => e.path);
+  void [text, partial, validation, consent, source, kind, paths];
+  // @ts-expect-error snapshots are read-only
+  first.argsText = "x";
+}
+const fatal: Violation | null = snapshot.fatal;
+void [status, fatal];
+
+try {
+  tracker.push({ type: "TOOL_CALL_END", toolCallId: "x" });
+} catch (error) {
+  if (error instanceof ToolCallStreamError) {
+    const code: string = error.violation.code;
+    const index: number = error.violation.eventIndex;
+    void [code, index];
+  }
+}
+
+const unsubscribe: () => void = tracker.subscribe((s: Snapshot) => void s.version);
+unsubscribe();
+tracker.startRun({ threadId: "t", runId: "r2", messages: [], tools: [] });
+tracker.approve("c1");
+tracker.decline("c1");
+tracker.decline("c1", "not now");
+tracker.answer("c1", "done");
+tracker.answer("c1", [{ type: "text", text: "done" }]);
+tracker.fail("c1", "boom");
+tracker.fail("c1", "boom", "details");
+const messages: ToolMessage[] = tracker.toolMessages();
+const role: "tool" = messages[0]!.role;
+void role;
+
+// @ts-expect-error content is a string or content parts
+tracker.answer("c1", 42);
+// @ts-expect-error an unknown option
+new ToolCallTracker({ tool: [] });
+// @ts-expect-error limits are numbers
+new ToolCallTracker({ limits: { maxDepth: "deep" } });
+
+const fromHook: Snapshot = useToolCalls(tracker);
+void fromHook;
+tracker.free();
