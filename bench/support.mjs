@@ -1,0 +1,45 @@
+// Shared pieces of the benchmarks: timing and realistic argument documents.
+import { performance } from "node:perf_hooks";
+
+/** Nanoseconds per operation of `fn(i)` over `count` operations, best of `rounds`. */
+export function nsPerOp(count, fn, rounds = 3) {
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const t0 = performance.now();
+    for (let i = 0; i < count; i++) fn(i);
+    best = Math.min(best, ((performance.now() - t0) * 1e6) / count);
+  }
+  return best;
+}
+
+/**
+ * A tool-call argument document of about `bytes` bytes, shaped like what
+ * models send: an object with strings (some escaped, some non-ASCII),
+ * numbers, booleans and a growing array of records.
+ */
+export function argumentsOfSize(bytes) {
+  const doc = { title: "Quarterly report — draft", path: "reports/q3.md", overwrite: false, sections: [] };
+  for (let i = 0; JSON.stringify(doc).length < bytes; i++) {
+    doc.sections.push({
+      heading: `Section ${i}: “results” and notes`,
+      body: "Revenue grew 12.5% quarter over quarter.\nCosts: see table \"A\".",
+      weight: i * 0.25 - 3,
+      tags: ["finance", "q3", i % 2 === 0],
+    });
+  }
+  return JSON.stringify(doc);
+}
+
+/** Splits text into deltas of `size` UTF-16 units, never inside a surrogate pair. */
+export function deltas(text, size) {
+  const out = [];
+  for (let i = 0; i < text.length; ) {
+    let j = Math.min(i + size, text.length);
+    if (j < text.length && /[\ud800-\udbff]/.test(text[j - 1])) j++;
+    out.push(text.slice(i, j));
+    i = j;
+  }
+  return out;
+}
+
+export const kb = (n) => `${n / 1024} KB`;
