@@ -34,7 +34,7 @@ function compile() {
     path.join(target, "wasm32-unknown-unknown", "release", `${crate}.wasm`),
   ]);
   const wasmOpt = path.join(root, "node_modules", ".bin", "wasm-opt");
-  run(wasmOpt, ["-Oz", ...wasmFeatures, path.join(bindgenOut, `${crate}_bg.wasm`), "-o", path.join(bindgenOut, `${crate}_opt.wasm`)]);
+  run(wasmOpt, ["-Oz", "--strip-debug", "--strip-producers", "--strip-target-features", ...wasmFeatures, path.join(bindgenOut, `${crate}_bg.wasm`), "-o", path.join(bindgenOut, `${crate}_opt.wasm`)]);
 }
 
 function assemble() {

@@ -2,27 +2,64 @@
 #![cfg(target_arch = "wasm32")]
 
 use agui_tool_calls::wasm::WasmTracker;
+use serde_json::{json, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-#[wasm_bindgen_test]
-fn push_json_reports_the_call_and_its_arguments() {
-    let mut tracker = WasmTracker::new();
+fn record(text: String) -> Value {
+    serde_json::from_str(&text).expect("a change record is JSON")
+}
+
+fn started() -> WasmTracker {
+    let mut tracker = WasmTracker::new("{}").unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
+    tracker
+}
+
+#[wasm_bindgen_test]
+fn a_change_record_carries_only_the_appended_text() {
+    let mut tracker = started();
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#);
-    let changes =
-        tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":1}"}"#);
-    let changes: serde_json::Value = serde_json::from_str(&changes).unwrap();
-    assert_eq!(changes["calls"][0]["id"], "c1");
-    assert_eq!(changes["calls"][0]["argsText"], r#"{"q":1}"#);
-    assert!(changes["fatal"].is_null());
+    tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"}"#);
+    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#));
+    assert_eq!(r["calls"][0]["append"], "\"é");
+    assert_eq!(r["calls"][0]["status"], "open");
+    assert_eq!(r["calls"][0]["partial"], json!({"cut": 7, "suffix": "\"}"}));
+    assert!(r.get("run").is_none(), "the run did not change");
+    assert!(r["fatal"].is_null());
+}
+
+#[wasm_bindgen_test]
+fn an_unchanged_tracker_reports_the_same_version_and_nothing_else() {
+    let mut tracker = started();
+    let first = record(tracker.take_changes());
+    let second = record(tracker.take_changes());
+    assert_eq!(first["version"], second["version"]);
+    assert_eq!(second["calls"], json!([]));
 }
 
 #[wasm_bindgen_test]
 fn t1_args_for_an_unknown_call_is_reported_as_fatal() {
-    let mut tracker = WasmTracker::new();
-    tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
-    let changes = tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"nope","delta":"x"}"#);
-    let changes: serde_json::Value = serde_json::from_str(&changes).unwrap();
-    assert_eq!(changes["fatal"]["code"], "T1");
-    assert_eq!(changes["fatal"]["eventIndex"], 1);
+    let mut tracker = started();
+    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"nope","delta":"x"}"#));
+    assert_eq!(r["fatal"]["code"], "T1");
+    assert_eq!(r["fatal"]["eventIndex"], 1);
+    assert_eq!(r["fatal"]["toolCallId"], "nope");
+}
+
+#[wasm_bindgen_test]
+fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
+    let mut tracker = WasmTracker::new("{}").unwrap();
+    let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
+                  data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"n\"}\n\n\
+                  data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c\",\"delta\":\"😀\"}\n\n";
+    let bytes = stream.as_bytes();
+    let split = stream.find('😀').unwrap() + 2;
+    tracker.push_sse_bytes(&bytes[..split]);
+    let r = record(tracker.push_sse_bytes(&bytes[split..]));
+    assert_eq!(r["calls"][0]["append"], "😀");
+}
+
+#[wasm_bindgen_test]
+fn options_with_an_unknown_key_are_refused() {
+    assert!(WasmTracker::new(r#"{"tols":[]}"#).is_err());
 }

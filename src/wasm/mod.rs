@@ -2,76 +2,103 @@
 //!
 //! It speaks JSON text in both directions: `JSON.stringify`/`JSON.parse` run
 //! at native speed in the host, and the core parses events without an
-//! intermediate value. The hand-written JS layer (`js/`) builds the frozen
-//! snapshots from what `pushJson` reports.
+//! intermediate value. Each call returns a change record ([`records`]); the
+//! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
 
-use crate::{Options, Tracker};
-use serde::Serialize;
+mod options;
+mod records;
+
+use crate::sse::SseDecoder;
+use crate::Tracker;
+use records::{ChangeRecord, SummaryRecord};
 use wasm_bindgen::prelude::*;
 
-/// The core tracker, as JS sees it. Not used directly by applications: the
-/// `ToolCallTracker` class of `js/` wraps it.
+/// The core tracker as JS sees it. Applications use the `ToolCallTracker`
+/// class of `js/`, which wraps it.
 #[wasm_bindgen]
 pub struct WasmTracker {
-    inner: Tracker,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct CallChange<'a> {
-    index: usize,
-    id: &'a str,
-    name: &'a str,
-    status: &'static str,
-    args_text: &'a str,
-}
-
-#[derive(Serialize)]
-struct Changes<'a> {
-    calls: Vec<CallChange<'a>>,
-    fatal: Option<&'a crate::Violation>,
+    tracker: Tracker,
+    sse: SseDecoder,
 }
 
 #[wasm_bindgen]
 impl WasmTracker {
+    /// A tracker configured by the options object, as JSON text.
     #[wasm_bindgen(constructor)]
-    pub fn new() -> WasmTracker {
-        WasmTracker {
-            inner: Tracker::new(Options::default()),
-        }
+    pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
+        let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
+        Ok(WasmTracker {
+            tracker: Tracker::new(options),
+            sse: SseDecoder::new(),
+        })
     }
 
-    /// Reads one event given as JSON text; returns what changed, as JSON.
+    /// Reads one event given as JSON text; returns the change record. A
+    /// fatal violation is reported in the record (`fatal`), not thrown.
     #[wasm_bindgen(js_name = pushJson)]
     pub fn push_json(&mut self, text: &str) -> String {
-        let _ = self.inner.push_json(text);
-        let calls = self
-            .inner
-            .calls()
-            .iter()
-            .enumerate()
-            .map(|(index, c)| CallChange {
-                index,
-                id: &c.id,
-                name: &c.name,
-                status: match c.status {
-                    crate::machine::CallStatus::Open => "open",
-                    crate::machine::CallStatus::Complete => "complete",
-                    crate::machine::CallStatus::Abandoned => "abandoned",
-                },
-                args_text: c.args_text(),
-            })
-            .collect();
-        let changes = Changes {
-            calls,
-            fatal: self.inner.fatal(),
-        };
-        serde_json::to_string(&changes).unwrap_or_default()
+        let _ = self.tracker.push_json(text);
+        self.take_changes()
+    }
+
+    /// Reads raw `text/event-stream` text; each dispatched event's data is
+    /// one event as JSON.
+    #[wasm_bindgen(js_name = pushSseText)]
+    pub fn push_sse_text(&mut self, chunk: &str) -> String {
+        let tracker = &mut self.tracker;
+        self.sse.push_str(chunk, |event| {
+            let _ = tracker.push_json(event.data);
+        });
+        self.take_changes()
+    }
+
+    /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
+    /// UTF-8 sequence).
+    #[wasm_bindgen(js_name = pushSseBytes)]
+    pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
+        self.read_sse_bytes(chunk);
+        self.take_changes()
+    }
+
+    /// Reads one event given as JSON text, without a change record; returns
+    /// whether the stream is still good. For consumers that read a whole
+    /// stream and look at the end state only (the stream checker).
+    #[wasm_bindgen(js_name = feedJson)]
+    pub fn feed_json(&mut self, text: &str) -> bool {
+        self.tracker.push_json(text).is_ok()
+    }
+
+    /// Like [`WasmTracker::push_sse_bytes`], without a change record.
+    #[wasm_bindgen(js_name = feedSse)]
+    pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
+        self.read_sse_bytes(chunk);
+        self.tracker.fatal().is_none()
+    }
+
+    /// The whole state, without argument text or values (see
+    /// `SummaryRecord`), as JSON.
+    pub fn summary(&self) -> String {
+        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
+    }
+
+    /// What changed since the last record.
+    #[wasm_bindgen(js_name = takeChanges)]
+    pub fn take_changes(&mut self) -> String {
+        let changes = self.tracker.take_changes();
+        let record = ChangeRecord::new(&self.tracker, &changes);
+        // Serialising plain records of strings, numbers and JSON values
+        // cannot fail; an empty string would make the JS layer throw.
+        serde_json::to_string(&record).unwrap_or_default()
     }
 }
 
-impl Default for WasmTracker {
-    fn default() -> Self {
-        Self::new()
+impl WasmTracker {
+    /// Pushes each event the bytes complete; a fatal violation stays in the
+    /// tracker, where the caller reads it.
+    fn read_sse_bytes(&mut self, chunk: &[u8]) {
+        let tracker = &mut self.tracker;
+        self.sse.push_bytes(chunk, |event| {
+            let _ = tracker.push_json(event.data);
+        });
     }
 }

@@ -1,0 +1,208 @@
+// The scripted agent behind the demo server: given a thread's memory and a
+// RunAgentInput, decide whether the run may start and which events it streams.
+// Pure data in, data out; the HTTP side lives in agent-server.mjs.
+import { randomUUID } from "node:crypto";
+
+export const CONFIRM_DEPLOY = "confirm_deploy";
+
+/** The parameters schema the demo page advertises for `confirm_deploy`. */
+export const CONFIRM_DEPLOY_PARAMETERS = Object.freeze({
+  type: "object",
+  properties: {
+    service: { type: "string" },
+    version: { type: "string", pattern: "^v\\d+\\.\\d+\\.\\d+$" },
+    replicas: { type: "integer", minimum: 1, maximum: 20 },
+    notes: { type: "string" },
+  },
+  required: ["service", "version", "replicas"],
+  additionalProperties: false,
+});
+
+/** The deployment the scripted agent proposes. `notes` carries markup on purpose: a page must show it as text. */
+export const PROPOSED_DEPLOY = Object.freeze({
+  service: "checkout-api",
+  version: "v2.14.0",
+  replicas: 3,
+  notes: 'Canary passed. Changelog: <img src=x onerror=alert(1)> "quoted" \\ ok',
+});
+
+// Delta sizes cycle through this list so argument text arrives in 4-12 character pieces.
+const DELTA_SIZES = [5, 9, 4, 12, 7, 10, 6, 8, 11];
+
+/** Splits `text` into small pieces, the way a model streams its output. */
+export function splitIntoDeltas(text, sizes = DELTA_SIZES) {
+  const deltas = [];
+  for (let at = 0, i = 0; at < text.length; i += 1) {
+    const size = sizes[i % sizes.length];
+    deltas.push(text.slice(at, at + size));
+    at += size;
+  }
+  return deltas;
+}
+
+/** What the server remembers of one thread between runs. */
+export function newThreadMemory() {
+  // toolCallId -> the arguments the call was made with, for calls not yet answered.
+  return { pending: new Map() };
+}
+
+/**
+ * Checks a RunAgentInput's required fields. Returns an error message, or null.
+ * Lenient where the demo does not care (context, state, forwardedProps).
+ */
+export function inputProblem(input) {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return "the body must be a RunAgentInput object";
+  for (const field of ["threadId", "runId"]) {
+    if (typeof input[field] !== "string" || input[field] === "") return `${field} must be a non-empty string`;
+  }
+  if (!Array.isArray(input.messages)) return "messages must be an array";
+  if (input.tools !== undefined && !Array.isArray(input.tools)) return "tools must be an array";
+  return null;
+}
+
+function toolMessagesById(messages) {
+  const answers = new Map();
+  for (const m of messages) {
+    if (m && m.role === "tool" && typeof m.toolCallId === "string") answers.set(m.toolCallId, m);
+  }
+  return answers;
+}
+
+function callsInHistory(messages) {
+  const calls = [];
+  for (const m of messages) {
+    if (m && m.role === "assistant" && Array.isArray(m.toolCalls)) calls.push(...m.toolCalls.filter((c) => c && typeof c.id === "string"));
+  }
+  return calls;
+}
+
+/**
+ * The calls a run input leaves unanswered: calls in its history without a tool
+ * message, and calls this thread is still waiting on that the history omits.
+ */
+export function unansweredCalls(memory, messages) {
+  const answers = toolMessagesById(messages);
+  const ids = callsInHistory(messages)
+    .map((c) => c.id)
+    .filter((id) => !answers.has(id));
+  for (const id of memory.pending.keys()) if (!answers.has(id) && !ids.includes(id)) ids.push(id);
+  return ids;
+}
+
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((part) => (part && part.type === "text" ? part.text : "")).join("");
+  return "";
+}
+
+/** Reads an answer to `confirm_deploy`: approved only when it says so plainly, never by default. */
+export function isApproval(toolMessage) {
+  if (typeof toolMessage.error === "string" && toolMessage.error !== "") return false;
+  const text = contentText(toolMessage.content).trim();
+  try {
+    const value = JSON.parse(text);
+    if (value && typeof value === "object") return value.approved === true || value.status === "approved";
+  } catch {
+    // Not JSON: fall through to the plain-word reading.
+  }
+  return /^(approved|yes|confirmed)\b/i.test(text);
+}
+
+function parseArguments(text) {
+  try {
+    const value = JSON.parse(text);
+    return value && typeof value === "object" ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+// The most recent answer, in this input, to a confirm_deploy call this thread made.
+function latestDeployAnswer(memory, messages) {
+  const deployCalls = new Map();
+  for (const c of callsInHistory(messages)) {
+    if (c.function && c.function.name === CONFIRM_DEPLOY) deployCalls.set(c.id, parseArguments(c.function.arguments));
+  }
+  for (const [id, args] of memory.pending) deployCalls.set(id, args);
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const m = messages[i];
+    if (m && m.role === "tool" && deployCalls.has(m.toolCallId)) {
+      return { toolCallId: m.toolCallId, args: deployCalls.get(m.toolCallId), approved: isApproval(m) };
+    }
+    if (m && m.role === "user") return null;
+  }
+  return null;
+}
+
+const ids = () => randomUUID().replaceAll("-", "").slice(0, 12);
+const words = (text) => text.match(/\S+\s*/g) ?? [];
+
+function textMessage(messageId, text) {
+  return [
+    { type: "TEXT_MESSAGE_START", messageId, role: "assistant" },
+    ...words(text).map((delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId, delta })),
+    { type: "TEXT_MESSAGE_END", messageId },
+  ];
+}
+
+function proposeRun(input) {
+  const messageId = `msg_${ids()}`;
+  const advertised = (input.tools ?? []).some((t) => t && t.name === CONFIRM_DEPLOY);
+  if (!advertised) {
+    const text = `I can deploy ${PROPOSED_DEPLOY.service} ${PROPOSED_DEPLOY.version}, but this page did not offer the ${CONFIRM_DEPLOY} tool, so I will not deploy anything without a confirmation.`;
+    return { events: textMessage(messageId, text), pending: [] };
+  }
+  const toolCallId = `call_${ids()}`;
+  const { service, version, replicas } = PROPOSED_DEPLOY;
+  const text = `I'll deploy ${service} ${version} to production with ${replicas} replicas. This changes production, so I need your confirmation first.`;
+  const events = [
+    ...textMessage(messageId, text),
+    { type: "TOOL_CALL_START", toolCallId, toolCallName: CONFIRM_DEPLOY, parentMessageId: messageId },
+    ...splitIntoDeltas(JSON.stringify(PROPOSED_DEPLOY)).map((delta) => ({ type: "TOOL_CALL_ARGS", toolCallId, delta })),
+    { type: "TOOL_CALL_END", toolCallId },
+  ];
+  return { events, pending: [[toolCallId, { ...PROPOSED_DEPLOY }]] };
+}
+
+function replyRun(answer) {
+  const { service = "the service", version = "" } = answer.args;
+  const text = answer.approved
+    ? `Deploying ${service} ${version}… I'll report back once the rollout is healthy.`
+    : "Understood, not deploying. Nothing in production has changed.";
+  return { events: textMessage(`msg_${ids()}`, text), pending: [] };
+}
+
+/**
+ * Plans one run. Returns `{ refused: { status, body } }` when the input may not
+ * continue the thread, else `{ events, commit }`: the events to stream, and a
+ * function that records the run in the thread's memory once it has finished.
+ */
+export function planRun(memory, input) {
+  const unanswered = unansweredCalls(memory, input.messages);
+  if (unanswered.length > 0) {
+    return {
+      refused: {
+        status: 400,
+        body: {
+          error: `The thread cannot continue: ${unanswered.length === 1 ? "a tool call is" : "tool calls are"} unanswered. Add a tool message for each one.`,
+          unansweredToolCallIds: unanswered,
+        },
+      },
+    };
+  }
+  const answer = latestDeployAnswer(memory, input.messages);
+  const run = answer ? replyRun(answer) : proposeRun(input);
+  const { threadId, runId } = input;
+  const pendingToolCallIds = run.pending.map(([id]) => id);
+  const events = [
+    { type: "RUN_STARTED", threadId, runId, input },
+    ...run.events,
+    { type: "RUN_FINISHED", threadId, runId, outcome: pendingToolCallIds.length > 0 ? { type: "success", pendingToolCallIds } : { type: "success" } },
+  ];
+  const answered = toolMessagesById(input.messages);
+  const commit = () => {
+    for (const id of [...memory.pending.keys()]) if (answered.has(id)) memory.pending.delete(id);
+    for (const [id, args] of run.pending) memory.pending.set(id, args);
+  };
+  return { events, commit };
+}

@@ -1,0 +1,141 @@
+//! JSON Schema validation of tool-call arguments (rule S1).
+//!
+//! A lean validator over [`serde_json::Value`] for the drafts model
+//! providers send: 2020-12 and draft-07. A schema is compiled once (per
+//! advertised tool) into a [`Schema`]; validating an instance never panics,
+//! never fetches anything, and reports every failure with the instance path
+//! (a JSON Pointer) and the keyword that failed.
+//!
+//! ```
+//! use agui_tool_calls::schema::{RegressEngine, Schema};
+//! use serde_json::json;
+//!
+//! let schema = Schema::compile(
+//!     &json!({
+//!         "type": "object",
+//!         "properties": {"items": {"type": "array", "items": {"required": ["name"]}}},
+//!     }),
+//!     &RegressEngine,
+//! )
+//! .unwrap();
+//! assert!(schema.is_valid(&json!({"items": [{"name": "a"}]})));
+//!
+//! let errors = schema.validate(&json!({"items": [{}]}));
+//! assert_eq!(errors.len(), 1);
+//! assert_eq!(errors[0].path, "/items/0");
+//! assert_eq!(errors[0].keyword, "required");
+//! ```
+//!
+//! What is supported and what is not is listed in `docs/schema-conformance.md`.
+
+mod compile;
+mod pattern;
+mod uri;
+mod validate;
+mod value;
+
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use pattern::RegressEngine;
+pub use pattern::{Pattern, PatternEngine};
+
+/// The dialect a schema is read in.
+///
+/// A `$schema` naming draft-04, -06 or -07 selects [`Draft::Draft7`]; one
+/// naming 2019-09 or 2020-12 selects [`Draft::Draft2020`]; without `$schema`
+/// the default given to [`Schema::compile_with_default`] applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draft {
+    /// Draft-07: `$ref` replaces its sibling keywords, `definitions`,
+    /// `dependencies`, array-form `items` with `additionalItems`.
+    Draft7,
+    /// Draft 2020-12 (also used for 2019-09). Array-form `items` is still
+    /// read as draft-07 tuple validation, since providers send it.
+    #[default]
+    Draft2020,
+}
+
+/// Why a schema cannot be compiled: the call it governs cannot be validated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SchemaError {
+    /// JSON Pointer to the offending place in the schema.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid schema at \"{}\": {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// One way an instance fails its schema.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValidationError {
+    /// JSON Pointer to the failing place in the instance (`""` is the root).
+    pub path: String,
+    /// The keyword that failed, such as `required` or `type`.
+    pub keyword: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at \"{}\": {}", self.keyword, self.path, self.message)
+    }
+}
+
+/// A compiled schema, ready to validate any number of instances.
+pub struct Schema {
+    graph: compile::Graph,
+}
+
+impl Schema {
+    /// Compiles `schema`, reading it as 2020-12 unless its `$schema` says
+    /// otherwise. Patterns are compiled by `engine`, once.
+    ///
+    /// Fails when the schema is malformed, a pattern does not compile, or a
+    /// `$ref` points outside the document (remote references are never
+    /// fetched).
+    pub fn compile(schema: &Value, engine: &dyn PatternEngine) -> Result<Schema, SchemaError> {
+        Schema::compile_with_default(schema, Draft::default(), engine)
+    }
+
+    /// Like [`Schema::compile`], with the draft to assume when the schema has
+    /// no `$schema`.
+    pub fn compile_with_default(
+        schema: &Value,
+        default: Draft,
+        engine: &dyn PatternEngine,
+    ) -> Result<Schema, SchemaError> {
+        compile::compile(schema, default, engine).map(|graph| Schema { graph })
+    }
+
+    /// Every failure of `instance`, in schema order; empty when valid.
+    pub fn validate(&self, instance: &Value) -> Vec<ValidationError> {
+        let mut errors = Vec::new();
+        validate::run(&self.graph, instance, Some(&mut errors));
+        errors
+    }
+
+    /// Whether `instance` is valid.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        validate::run(&self.graph, instance, None)
+    }
+}
+
+impl fmt::Debug for Schema {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schema")
+            .field("nodes", &self.graph.nodes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,221 @@
+//! URI references and JSON Pointers, as far as `$id` and `$ref` need them.
+//!
+//! Only resolution inside one document is needed (nothing is fetched), so
+//! this is the RFC 3986 reference-resolution algorithm and no more.
+
+use serde_json::Value;
+
+/// The base URI of a document that declares no `$id` of its own.
+pub(crate) const DEFAULT_BASE: &str = "json-schema:///root";
+
+/// The parts of a URI reference (RFC 3986 section 3).
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn parse(s: &str) -> Parts<'_> {
+    let (rest, fragment) = match s.split_once('#') {
+        Some((a, f)) => (a, Some(f)),
+        None => (s, None),
+    };
+    let (rest, query) = match rest.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (rest, None),
+    };
+    // `split_once` and `get` rather than slicing by index: no panicking path (and its
+    // formatting code) in the wasm.
+    let (scheme, rest) = match rest.split_once(':') {
+        Some((s, r)) if is_scheme(s) => (Some(s), r),
+        _ => (None, rest),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => {
+            let end = r.find('/').unwrap_or(r.len());
+            (r.get(..end), r.get(end..).unwrap_or(""))
+        }
+        None => (None, rest),
+    };
+    Parts {
+        scheme,
+        authority,
+        path,
+        query,
+        fragment,
+    }
+}
+
+fn is_scheme(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Resolves `reference` against the absolute `base` (RFC 3986 section 5.2).
+pub(crate) fn resolve(base: &str, reference: &str) -> String {
+    let r = parse(reference);
+    let b = parse(base);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme;
+        authority = r.authority;
+        path = remove_dots(r.path);
+        query = r.query;
+    } else {
+        scheme = b.scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            path = remove_dots(r.path);
+            query = r.query;
+        } else {
+            authority = b.authority;
+            if r.path.is_empty() {
+                path = b.path.to_owned();
+                query = r.query.or(b.query);
+            } else {
+                path = if r.path.starts_with('/') {
+                    remove_dots(r.path)
+                } else {
+                    remove_dots(&merge(&b, r.path))
+                };
+                query = r.query;
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+fn merge(base: &Parts<'_>, path: &str) -> String {
+    if base.authority.is_some() && base.path.is_empty() {
+        return format!("/{path}");
+    }
+    match base.path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{path}"),
+        None => path.to_owned(),
+    }
+}
+
+fn remove_dots(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let segments: Vec<&str> = path.split('/').collect();
+    let last = segments.len().saturating_sub(1);
+    for (i, seg) in segments.iter().enumerate() {
+        match *seg {
+            "." => {
+                if i == last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if i == last {
+                    out.push("");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
+/// Splits a URI into the part before `#` and the fragment (empty when absent).
+pub(crate) fn split_fragment(uri: &str) -> (&str, &str) {
+    uri.split_once('#').unwrap_or((uri, ""))
+}
+
+/// Decodes `%XX` escapes; a malformed escape is kept as it is.
+pub(crate) fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
+            std::str::from_utf8(h)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        });
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_owned())
+}
+
+/// Escapes one reference token of a JSON Pointer (`~` and `/`).
+pub(crate) fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Follows a JSON Pointer (already percent-decoded) into `root`.
+pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let mut here = root;
+    for raw in pointer.strip_prefix('/')?.split('/') {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        here = match here {
+            Value::Object(map) => map.get(&token)?,
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(here)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_relative_references() {
+        let base = "http://example.com/a/b/c.json";
+        assert_eq!(resolve(base, "d.json"), "http://example.com/a/b/d.json");
+        assert_eq!(resolve(base, "../d.json"), "http://example.com/a/d.json");
+        assert_eq!(resolve(base, "/x"), "http://example.com/x");
+        assert_eq!(resolve(base, "#foo"), "http://example.com/a/b/c.json#foo");
+        assert_eq!(resolve(base, "urn:x:y#/a"), "urn:x:y#/a");
+        assert_eq!(resolve("http://h", "d"), "http://h/d");
+    }
+
+    #[test]
+    fn pointers_decode_escapes() {
+        let v = json!({"a/b": {"c~d": [1, 2]}, "e%f": 3});
+        assert_eq!(pointer_get(&v, "/a~1b/c~0d/1"), Some(&json!(2)));
+        assert_eq!(pointer_get(&v, &percent_decode("/e%25f")), Some(&json!(3)));
+        assert_eq!(pointer_get(&v, "/missing"), None);
+        assert_eq!(pointer_get(&v, "no-slash"), None);
+        assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+    }
+}

@@ -1,0 +1,704 @@
+//! Validating an instance against a compiled [`Graph`].
+//!
+//! Validation recurses over the schema graph and the instance together, so
+//! every step into a subschema counts against [`MAX_DEPTH`]: a hostile
+//! schema (a `$ref` cycle that consumes no instance) or a deep instance ends
+//! in an error, never a stack overflow.
+//!
+//! `unevaluatedProperties` and `unevaluatedItems` need to know what the
+//! other keywords looked at. Each schema applied to an instance location
+//! fills an [`Eval`] (one flag per property or item); an in-place applicator
+//! (`allOf`, `$ref`, `if`...) hands its flags up only when it passed.
+
+use super::compile::{type_bit, Graph, Keywords, Node, NodeId};
+use super::uri::escape_token;
+use super::value::{canonical, is_integer, is_multiple_of, number_text};
+use super::ValidationError;
+use serde_json::{Map, Number, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Deepest nesting of subschema applications validation follows.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Most subschema applications one validation may make. Depth alone does not
+/// bound time: `anyOf` of two refs to itself doubles the work at each level.
+pub(crate) const MAX_STEPS: usize = 2_000_000;
+
+/// Where errors go: `None` while trying a branch whose errors don't count.
+type Out<'o> = Option<&'o mut Vec<ValidationError>>;
+
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The instance location, as a chain on the stack: a pointer string is
+/// built only when an error is reported.
+struct Path<'p, 'a> {
+    parent: Option<&'p Path<'p, 'a>>,
+    seg: Seg<'a>,
+}
+
+impl<'p, 'a> Path<'p, 'a> {
+    fn push(&'p self, seg: Seg<'a>) -> Path<'p, 'a> {
+        Path {
+            parent: Some(self),
+            seg,
+        }
+    }
+
+    fn pointer(&self) -> String {
+        let mut segs = Vec::new();
+        let mut here = Some(self);
+        while let Some(p) = here {
+            segs.push(p.seg);
+            here = p.parent;
+        }
+        let mut out = String::new();
+        for seg in segs.iter().rev() {
+            match seg {
+                Seg::Root => {}
+                Seg::Key(k) => {
+                    out.push('/');
+                    out.push_str(&escape_token(k));
+                }
+                Seg::Index(i) => {
+                    let _ = write!(out, "/{i}");
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Which properties (by position in the object) or items were evaluated.
+#[derive(Default)]
+struct Eval {
+    props: Vec<bool>,
+    items: Vec<bool>,
+}
+
+impl Eval {
+    fn new(tracks: bool, inst: &Value) -> Eval {
+        match inst {
+            Value::Object(m) if tracks => Eval {
+                props: vec![false; m.len()],
+                items: Vec::new(),
+            },
+            Value::Array(a) if tracks => Eval {
+                props: Vec::new(),
+                items: vec![false; a.len()],
+            },
+            _ => Eval::default(),
+        }
+    }
+
+    fn merge(&mut self, other: &Eval) {
+        for (a, b) in self.props.iter_mut().zip(&other.props) {
+            *a |= *b;
+        }
+        for (a, b) in self.items.iter_mut().zip(&other.items) {
+            *a |= *b;
+        }
+    }
+
+    fn mark(flags: &mut [bool], i: usize) {
+        if let Some(f) = flags.get_mut(i) {
+            *f = true;
+        }
+    }
+}
+
+fn report(
+    out: &mut Out<'_>,
+    path: &Path,
+    keyword: &'static str,
+    msg: impl FnOnce() -> String,
+) -> bool {
+    if let Some(errors) = out {
+        errors.push(ValidationError {
+            path: path.pointer(),
+            keyword,
+            message: msg(),
+        });
+    }
+    false
+}
+
+/// Validates `instance` against the root of `graph`.
+pub(crate) fn run(graph: &Graph, instance: &Value, mut out: Out<'_>) -> bool {
+    let mut run = Run {
+        g: graph,
+        depth: 0,
+        steps: 0,
+        scope: Vec::new(),
+        aborted: None,
+    };
+    let path = Path {
+        parent: None,
+        seg: Seg::Root,
+    };
+    let mut eval = Eval::new(graph.tracks, instance);
+    let ok = run.node(0, instance, &path, &mut out, &mut eval);
+    match run.aborted {
+        None => ok,
+        Some(error) => {
+            if let Some(errors) = out {
+                errors.push(error);
+            }
+            false
+        }
+    }
+}
+
+struct Run<'g> {
+    g: &'g Graph,
+    depth: usize,
+    steps: usize,
+    /// The dynamic scope: resources entered, outermost first.
+    scope: Vec<usize>,
+    /// Set when a limit is hit: from then on every subschema fails, so no
+    /// `not` can turn the cut-off into a pass, and the whole instance is
+    /// invalid with this error.
+    aborted: Option<ValidationError>,
+}
+
+impl<'g> Run<'g> {
+    fn node<'a>(
+        &mut self,
+        id: NodeId,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let g = self.g;
+        let (node, res) = &g.nodes[id];
+        let kw = match node {
+            Node::Bool(true) => return true,
+            Node::Bool(false) => {
+                return report(out, path, "false", || "no value is allowed here".into())
+            }
+            Node::Object(kw) => kw,
+        };
+        if self.aborted.is_some() || self.limit_hit(path) {
+            return false;
+        }
+        self.depth += 1;
+        self.steps += 1;
+        let entered = self.scope.last() != Some(res);
+        if entered {
+            self.scope.push(*res);
+        }
+        let ok = self.keywords(kw, inst, path, out, eval);
+        if entered {
+            self.scope.pop();
+        }
+        self.depth -= 1;
+        ok
+    }
+
+    fn limit_hit(&mut self, path: &Path) -> bool {
+        let message = if self.depth >= MAX_DEPTH {
+            format!("validation nested deeper than {MAX_DEPTH} subschemas")
+        } else if self.steps >= MAX_STEPS {
+            format!("validation took more than {MAX_STEPS} steps")
+        } else {
+            return false;
+        };
+        self.aborted = Some(ValidationError {
+            path: path.pointer(),
+            keyword: "limit",
+            message,
+        });
+        true
+    }
+
+    /// Applies `id` to a child location of the instance.
+    fn child<'a>(
+        &mut self,
+        id: NodeId,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        seg: Seg<'a>,
+        out: &mut Out<'_>,
+    ) -> bool {
+        let mut eval = Eval::new(self.g.tracks, inst);
+        self.node(id, inst, &path.push(seg), out, &mut eval)
+    }
+
+    /// Applies `id` to the same location; its annotations count if it passed.
+    fn in_place<'a>(
+        &mut self,
+        id: NodeId,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut own = Eval::new(self.g.tracks, inst);
+        let ok = self.node(id, inst, path, out, &mut own);
+        if ok {
+            eval.merge(&own);
+        }
+        ok
+    }
+
+    fn keywords<'a>(
+        &mut self,
+        kw: &Keywords,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut ok = generic(kw, inst, path, out);
+        ok &= match inst {
+            Value::Number(n) => numeric(kw, n, path, out),
+            Value::String(s) => string(kw, s, path, out),
+            Value::Array(items) => self.array(kw, items, path, out, eval),
+            Value::Object(map) => self.object(kw, map, path, out, eval),
+            _ => true,
+        };
+        ok &= self.applicators(kw, inst, path, out, eval);
+        // Last: they read what every other keyword evaluated.
+        match inst {
+            Value::Array(items) => {
+                if let Some(s) = kw.unevaluated_items {
+                    for (i, item) in items.iter().enumerate() {
+                        if !eval.items.get(i).copied().unwrap_or(false) {
+                            ok &= self.child(s, item, path, Seg::Index(i), out);
+                            Eval::mark(&mut eval.items, i);
+                        }
+                    }
+                }
+            }
+            Value::Object(map) => {
+                if let Some(s) = kw.unevaluated_properties {
+                    for (i, (k, v)) in map.iter().enumerate() {
+                        if !eval.props.get(i).copied().unwrap_or(false) {
+                            ok &= self.child(s, v, path, Seg::Key(k), out);
+                            Eval::mark(&mut eval.props, i);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        ok
+    }
+
+    fn array<'a>(
+        &mut self,
+        kw: &Keywords,
+        items: &'a [Value],
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let n = items.len() as u64;
+        let mut ok = true;
+        if kw.max_items.is_some_and(|m| n > m) {
+            ok = report(out, path, "maxItems", || {
+                format!(
+                    "array has {n} items, more than {}",
+                    kw.max_items.unwrap_or(0)
+                )
+            });
+        }
+        if kw.min_items.is_some_and(|m| n < m) {
+            ok = report(out, path, "minItems", || {
+                format!(
+                    "array has {n} items, fewer than {}",
+                    kw.min_items.unwrap_or(0)
+                )
+            });
+        }
+        if kw.unique_items {
+            if let Some((i, j)) = duplicate(items) {
+                ok = report(out, path, "uniqueItems", || {
+                    format!("items {i} and {j} are equal")
+                });
+            }
+        }
+        for (i, item) in items.iter().enumerate() {
+            let schema = match kw.prefix_items.get(i) {
+                Some(&s) => Some(s),
+                None => kw.items,
+            };
+            if let Some(s) = schema {
+                ok &= self.child(s, item, path, Seg::Index(i), out);
+                Eval::mark(&mut eval.items, i);
+            }
+        }
+        if let Some(c) = kw.contains {
+            ok &= self.contains(kw, c, items, path, out, eval);
+        }
+        ok
+    }
+
+    fn contains<'a>(
+        &mut self,
+        kw: &Keywords,
+        c: NodeId,
+        items: &'a [Value],
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut found = 0u64;
+        for (i, item) in items.iter().enumerate() {
+            if self.child(c, item, path, Seg::Index(i), &mut None) {
+                found += 1;
+                Eval::mark(&mut eval.items, i);
+            }
+        }
+        let min = kw.min_contains.unwrap_or(1);
+        if found < min {
+            let keyword = if kw.min_contains.is_some() {
+                "minContains"
+            } else {
+                "contains"
+            };
+            return report(out, path, keyword, || {
+                format!("{found} items match `contains`, fewer than {min}")
+            });
+        }
+        match kw.max_contains {
+            Some(max) if found > max => report(out, path, "maxContains", || {
+                format!("{found} items match `contains`, more than {max}")
+            }),
+            _ => true,
+        }
+    }
+
+    fn object<'a>(
+        &mut self,
+        kw: &Keywords,
+        map: &'a Map<String, Value>,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut ok = counts(kw, map, path, out);
+        for (i, (key, value)) in map.iter().enumerate() {
+            let mut matched = false;
+            if let Some(&s) = kw.properties.get(key) {
+                matched = true;
+                ok &= self.child(s, value, path, Seg::Key(key), out);
+            }
+            for (pattern, s) in &kw.pattern_properties {
+                if pattern.is_match(key) {
+                    matched = true;
+                    ok &= self.child(*s, value, path, Seg::Key(key), out);
+                }
+            }
+            if let (false, Some(s)) = (matched, kw.additional_properties) {
+                matched = true;
+                ok &= self.child(s, value, path, Seg::Key(key), out);
+            }
+            if matched {
+                Eval::mark(&mut eval.props, i);
+            }
+            if let Some(s) = kw.property_names {
+                let name = Value::String(key.clone());
+                if !self.child(s, &name, path, Seg::Key(key), &mut None) {
+                    ok = report(out, path, "propertyNames", || {
+                        format!("property name \"{key}\" is not allowed")
+                    });
+                }
+            }
+        }
+        ok
+    }
+
+    /// The keywords that apply subschemas to the instance in place.
+    fn applicators<'a>(
+        &mut self,
+        kw: &Keywords,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut ok = true;
+        if let Some(r) = kw.reference {
+            ok &= self.in_place(r, inst, path, out, eval);
+        }
+        if let Some(d) = &kw.dynamic_ref {
+            let target = self.dynamic_target(d.target, d.anchor.as_deref());
+            ok &= self.in_place(target, inst, path, out, eval);
+        }
+        for &s in &kw.all_of {
+            ok &= self.in_place(s, inst, path, out, eval);
+        }
+        if let Some(any) = &kw.any_of {
+            ok &= self.any_of(any, inst, path, out, eval);
+        }
+        if let Some(one) = &kw.one_of {
+            ok &= self.one_of(one, inst, path, out, eval);
+        }
+        if let Some(n) = kw.not {
+            if self.in_place(n, inst, path, &mut None, &mut Eval::default()) {
+                ok = report(out, path, "not", || {
+                    "value must not match the `not` schema".into()
+                });
+            }
+        }
+        if let Some((cond, then, otherwise)) = kw.if_then_else {
+            let branch = if self.in_place(cond, inst, path, &mut None, eval) {
+                then
+            } else {
+                otherwise
+            };
+            if let Some(b) = branch {
+                ok &= self.in_place(b, inst, path, out, eval);
+            }
+        }
+        if let Value::Object(map) = inst {
+            for (name, s) in &kw.dependent_schemas {
+                if map.contains_key(name) {
+                    ok &= self.in_place(*s, inst, path, out, eval);
+                }
+            }
+        }
+        ok
+    }
+
+    fn any_of<'a>(
+        &mut self,
+        any: &[NodeId],
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut matched = false;
+        for &s in any {
+            matched |= self.in_place(s, inst, path, &mut None, eval);
+            // Every passing branch adds annotations; without tracking, one is enough.
+            if matched && !self.g.tracks {
+                break;
+            }
+        }
+        matched
+            || report(out, path, "anyOf", || {
+                "value matches none of the `anyOf` schemas".into()
+            })
+    }
+
+    fn one_of<'a>(
+        &mut self,
+        one: &[NodeId],
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        out: &mut Out<'_>,
+        eval: &mut Eval,
+    ) -> bool {
+        let mut passing = Vec::new();
+        for (i, &s) in one.iter().enumerate() {
+            if self.in_place(s, inst, path, &mut None, eval) {
+                passing.push(i);
+            }
+        }
+        match passing.as_slice() {
+            [_] => true,
+            [] => report(out, path, "oneOf", || {
+                "value matches none of the `oneOf` schemas".into()
+            }),
+            [a, b, ..] => report(out, path, "oneOf", || {
+                format!("value matches `oneOf` schemas {a} and {b}; exactly one must match")
+            }),
+        }
+    }
+
+    /// The outermost resource in the dynamic scope that declares `anchor`
+    /// as a `$dynamicAnchor`, else the static target.
+    fn dynamic_target(&self, target: NodeId, anchor: Option<&str>) -> NodeId {
+        let Some(name) = anchor else {
+            return target;
+        };
+        self.scope
+            .iter()
+            .find_map(|&res| {
+                self.g.dynamic_anchors[res]
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|&(_, node)| node)
+            })
+            .unwrap_or(target)
+    }
+}
+
+/// `type`, `enum` and `const`.
+fn generic(kw: &Keywords, inst: &Value, path: &Path, out: &mut Out<'_>) -> bool {
+    let mut ok = true;
+    if let Some(t) = kw.types {
+        let actual = match inst {
+            Value::Null => 1,
+            Value::Bool(_) => 2,
+            Value::Object(_) => 4,
+            Value::Array(_) => 8,
+            Value::Number(n) if is_integer(n) => 16 | 64,
+            Value::Number(_) => 16,
+            Value::String(_) => 32,
+        };
+        if t & actual == 0 {
+            ok = report(out, path, "type", || {
+                format!("expected {}, found {}", type_names(t), type_name(inst))
+            });
+        }
+    }
+    if kw.enumeration.is_some() || kw.constant.is_some() {
+        let text = canonical(inst);
+        if kw.enumeration.as_ref().is_some_and(|e| !e.contains(&text)) {
+            ok = report(out, path, "enum", || {
+                "value is not one of the allowed values".into()
+            });
+        }
+        if kw.constant.as_ref().is_some_and(|c| *c != text) {
+            ok = report(out, path, "const", || {
+                "value is not the required constant".into()
+            });
+        }
+    }
+    ok
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Object(_) => "object",
+        Value::Array(_) => "array",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+    }
+}
+
+fn type_names(bits: u8) -> String {
+    let names = [
+        "null", "boolean", "object", "array", "number", "string", "integer",
+    ];
+    let list: Vec<&str> = names
+        .into_iter()
+        .filter(|n| type_bit(n).is_some_and(|b| bits & b != 0))
+        .collect();
+    list.join(" or ")
+}
+
+/// A numeric bound: its limit, the test it imposes, keyword and wording.
+type Bound = (
+    Option<f64>,
+    fn(f64, f64) -> bool,
+    &'static str,
+    &'static str,
+);
+
+fn numeric(kw: &Keywords, n: &Number, path: &Path, out: &mut Out<'_>) -> bool {
+    let x = n.as_f64().unwrap_or(f64::NAN);
+    let checks: [Bound; 4] = [
+        (kw.maximum, |x, m| x <= m, "maximum", "at most"),
+        (
+            kw.exclusive_maximum,
+            |x, m| x < m,
+            "exclusiveMaximum",
+            "less than",
+        ),
+        (kw.minimum, |x, m| x >= m, "minimum", "at least"),
+        (
+            kw.exclusive_minimum,
+            |x, m| x > m,
+            "exclusiveMinimum",
+            "greater than",
+        ),
+    ];
+    let mut ok = true;
+    for (limit, holds, keyword, words) in checks {
+        if let Some(m) = limit.filter(|&m| !holds(x, m)) {
+            ok = report(out, path, keyword, || {
+                format!("{n} must be {words} {}", number_text(m))
+            });
+        }
+    }
+    if let Some(m) = kw.multiple_of.filter(|&m| !is_multiple_of(n, m)) {
+        ok = report(out, path, "multipleOf", || {
+            format!("{n} is not a multiple of {}", number_text(m))
+        });
+    }
+    ok
+}
+
+fn string(kw: &Keywords, s: &str, path: &Path, out: &mut Out<'_>) -> bool {
+    let mut ok = true;
+    if kw.max_length.is_some() || kw.min_length.is_some() {
+        let len = s.chars().count() as u64;
+        if let Some(m) = kw.max_length.filter(|&m| len > m) {
+            ok = report(out, path, "maxLength", || {
+                format!("string has {len} characters, more than {m}")
+            });
+        }
+        if let Some(m) = kw.min_length.filter(|&m| len < m) {
+            ok = report(out, path, "minLength", || {
+                format!("string has {len} characters, fewer than {m}")
+            });
+        }
+    }
+    if let Some((source, pattern)) = &kw.pattern {
+        if !pattern.is_match(s) {
+            ok = report(out, path, "pattern", || {
+                format!("string does not match /{source}/")
+            });
+        }
+    }
+    ok
+}
+
+/// `maxProperties`, `minProperties`, `required`, `dependentRequired`.
+fn counts(kw: &Keywords, map: &Map<String, Value>, path: &Path, out: &mut Out<'_>) -> bool {
+    let n = map.len() as u64;
+    let mut ok = true;
+    if let Some(m) = kw.max_properties.filter(|&m| n > m) {
+        ok = report(out, path, "maxProperties", || {
+            format!("object has {n} properties, more than {m}")
+        });
+    }
+    if let Some(m) = kw.min_properties.filter(|&m| n < m) {
+        ok = report(out, path, "minProperties", || {
+            format!("object has {n} properties, fewer than {m}")
+        });
+    }
+    for name in kw.required.iter().filter(|r| !map.contains_key(*r)) {
+        ok = report(out, path, "required", || {
+            format!("missing required property \"{name}\"")
+        });
+    }
+    for (name, deps) in kw
+        .dependent_required
+        .iter()
+        .filter(|(n, _)| map.contains_key(n))
+    {
+        for dep in deps.iter().filter(|d| !map.contains_key(*d)) {
+            ok = report(out, path, "dependentRequired", || {
+                format!("property \"{name}\" requires property \"{dep}\"")
+            });
+        }
+    }
+    ok
+}
+
+/// The first pair of equal items, if any, found in O(n log n).
+fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
+    // A map of canonical texts, of the same type as `properties`, so the
+    // wasm carries one B-tree instantiation.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        if let Some(j) = seen.insert(canonical(item), i) {
+            return Some((j, i));
+        }
+    }
+    None
+}

@@ -1,0 +1,262 @@
+//! The change record `pushJson` returns: what changed since the last record,
+//! in the shapes of the package's TypeScript declarations. A call's argument
+//! text travels as the part appended since the last record, never whole.
+
+use crate::args::{ArgsError, ArgsErrorKind};
+use crate::events::Outcome;
+use crate::{
+    CallStatus, Changes, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
+    Violation,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+#[derive(Serialize)]
+pub struct ChangeRecord<'a> {
+    version: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run: Option<RunRecord<'a>>,
+    calls: Vec<CallRecord<'a>>,
+    violations: &'a [Violation],
+    fatal: Option<&'a Violation>,
+}
+
+impl<'a> ChangeRecord<'a> {
+    /// The record of `changes`, read from the tracker they were taken from.
+    pub fn new(tracker: &'a Tracker, changes: &Changes) -> Self {
+        let mut calls: Vec<CallRecord> = changes
+            .calls
+            .iter()
+            .map(|c| CallRecord::new(c.index, &tracker.calls()[c.index], c.text_from))
+            .collect();
+        calls.sort_unstable_by_key(|c| c.index);
+        ChangeRecord {
+            version: tracker.version(),
+            run: changes.run.then(|| RunRecord::new(tracker.run())),
+            calls,
+            violations: &tracker.violations()[changes.violations.clone()],
+            fatal: tracker.fatal(),
+        }
+    }
+}
+
+/// The whole state without argument text or values: what a report needs
+/// after a stream, at a cost independent of the arguments' size.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryRecord<'a> {
+    version: u64,
+    events_seen: usize,
+    run: RunRecord<'a>,
+    calls: Vec<CallRecord<'a>>,
+    violations: &'a [Violation],
+    fatal: Option<&'a Violation>,
+}
+
+impl<'a> SummaryRecord<'a> {
+    pub fn new(tracker: &'a Tracker) -> Self {
+        let calls = tracker
+            .calls()
+            .iter()
+            .enumerate()
+            .map(|(index, call)| CallRecord {
+                args: None,
+                partial: None,
+                ..CallRecord::new(index, call, call.args_text().len())
+            })
+            .collect();
+        SummaryRecord {
+            version: tracker.version(),
+            events_seen: tracker.events_seen(),
+            run: RunRecord::new(tracker.run()),
+            calls,
+            violations: tracker.violations(),
+            fatal: tracker.fatal(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RunRecord<'a> {
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thread_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
+impl<'a> RunRecord<'a> {
+    fn new(run: &'a RunState) -> Self {
+        RunRecord {
+            status: match run.status {
+                RunStatus::Idle => "idle",
+                RunStatus::Running => "running",
+                RunStatus::Finished => "finished",
+                RunStatus::Interrupted => "interrupted",
+                RunStatus::Errored => "errored",
+            },
+            thread_id: run.thread_id.as_deref(),
+            run_id: run.run_id.as_deref(),
+            outcome: run.outcome.as_ref().map(outcome_json),
+            error: run.error.as_ref().map(|(message, _)| message.as_str()),
+        }
+    }
+}
+
+fn outcome_json(outcome: &Outcome) -> Value {
+    match outcome {
+        Outcome::Success {
+            pending_tool_call_ids: Some(ids),
+        } => serde_json::json!({ "type": "success", "pendingToolCallIds": ids }),
+        Outcome::Success { .. } => serde_json::json!({ "type": "success" }),
+        Outcome::Interrupt { interrupts } => {
+            serde_json::json!({ "type": "interrupt", "interrupts": interrupts })
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallRecord<'a> {
+    index: usize,
+    id: &'a str,
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parent_message_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subagent_run_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'a str>,
+    status: &'static str,
+    /// The argument text appended since the last record.
+    append: &'a str,
+    /// The length of the whole argument text, in bytes of UTF-8.
+    args_bytes: usize,
+    /// While open: `argsText.slice(0, cut) + suffix` is the partial value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial: Option<PartialRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args_error: Option<ArgsErrorRecord<'a>>,
+    advertised: bool,
+    validation: &'static str,
+    consent: &'static str,
+    pending: bool,
+    reopened: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<ResultRecord<'a>>,
+    results: Vec<ResultRecord<'a>>,
+}
+
+#[derive(Serialize)]
+struct PartialRecord {
+    /// In UTF-16 code units, as JS strings count.
+    cut: usize,
+    suffix: String,
+}
+
+#[derive(Serialize)]
+struct ArgsErrorRecord<'a> {
+    kind: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<usize>,
+}
+
+impl<'a> ArgsErrorRecord<'a> {
+    fn new(error: &'a ArgsError) -> Self {
+        ArgsErrorRecord {
+            kind: match error.kind {
+                ArgsErrorKind::Parse => "parse",
+                ArgsErrorKind::Limit => "limit",
+            },
+            message: &error.message,
+            position: error.position,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultRecord<'a> {
+    message_id: &'a str,
+    content: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subagent_run_id: Option<&'a str>,
+    /// The producer answered a frontend call (rule F4): kept, not the answer.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    rejected: bool,
+}
+
+impl<'a> ResultRecord<'a> {
+    fn new(result: &'a ToolResult) -> Self {
+        ResultRecord {
+            message_id: &result.message_id,
+            content: &result.content,
+            error: result.error.as_deref(),
+            source: match result.source {
+                ResultSource::Stream => "stream",
+                ResultSource::History => "history",
+                ResultSource::Application => "application",
+            },
+            subagent_run_id: result.owner.as_deref(),
+            rejected: result.rejected,
+        }
+    }
+}
+
+impl<'a> CallRecord<'a> {
+    fn new(index: usize, call: &'a ToolCall, text_from: usize) -> Self {
+        let completed = call.arguments();
+        CallRecord {
+            index,
+            id: &call.id,
+            name: &call.name,
+            parent_message_id: call.parent_message_id.as_deref(),
+            subagent_run_id: call.owner.as_deref(),
+            run_id: call.run_id.as_deref(),
+            status: match call.status {
+                CallStatus::Open => "open",
+                CallStatus::Complete => "complete",
+                CallStatus::Abandoned => "abandoned",
+            },
+            append: call.args_text().get(text_from..).unwrap_or_default(),
+            args_bytes: call.args_text().len(),
+            partial: call.partial().map(|p| PartialRecord {
+                cut: p.cut_utf16,
+                suffix: p.suffix,
+            }),
+            args: completed.and_then(|r| r.as_ref().ok()),
+            args_error: completed
+                .and_then(|r| r.as_ref().err())
+                .or(call.args_error())
+                .map(ArgsErrorRecord::new),
+            advertised: call.advertised,
+            validation: "unvalidated",
+            consent: "unrequested",
+            pending: call.pending,
+            reopened: call.reopen_count,
+            result: answer(call).map(ResultRecord::new),
+            results: call.results.iter().map(ResultRecord::new).collect(),
+        }
+    }
+}
+
+/// The result that answers the call: the application's when it gave one,
+/// else the first that answers.
+fn answer(call: &ToolCall) -> Option<&ToolResult> {
+    let mut answers = call.results.iter().filter(|r| r.answers());
+    let first = answers.clone().next();
+    answers
+        .rfind(|r| r.source == ResultSource::Application)
+        .or(first)
+}
