@@ -51,10 +51,13 @@ use std::fmt;
 /// `messages`: `{id, role: "tool", toolCallId, content, error?}`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolMessage {
+    /// The message id the application gave.
     pub id: String,
+    /// The call it answers.
     pub tool_call_id: String,
     /// A string or a list of content parts.
     pub content: Value,
+    /// Set for failures and declined calls.
     pub error: Option<String>,
 }
 

@@ -11,7 +11,9 @@ use std::fmt;
 /// A call the next run's input leaves unanswered (rule F6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnansweredCall {
+    /// The call's id.
     pub tool_call_id: String,
+    /// The tool it calls.
     pub tool_name: String,
     /// The application answered the call, but the input does not carry
     /// that answer (see [`Tracker::tool_messages`]).
