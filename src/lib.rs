@@ -32,8 +32,8 @@ pub mod wasm;
 
 pub use events::{Event, EventBody, EventError, Outcome, Tool};
 pub use machine::{
-    CallStatus, Limits, Options, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
-    UnmatchedResult,
+    ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
+    ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, DECLINED_CONTENT,
 };
 pub use snapshot::{CallChange, Changes};
 pub use violation::{Severity, Violation};

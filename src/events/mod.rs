@@ -146,6 +146,29 @@ pub struct RunInput {
     pub tools: Option<Vec<Tool>>,
 }
 
+impl RunInput {
+    /// Reads a `RunAgentInput` from JSON text (only `messages` and `tools`
+    /// are read; other keys are tolerated). Errors name the field (E2).
+    ///
+    /// ```
+    /// use agui_tool_calls::events::RunInput;
+    ///
+    /// let input = RunInput::from_json(r#"{"threadId":"t","runId":"r2","messages":[
+    ///   {"id":"m1","role":"tool","toolCallId":"c1","content":"ok"}],"tools":[]}"#).unwrap();
+    /// assert_eq!(input.messages[0].tool_call_id.as_deref(), Some("c1"));
+    /// ```
+    pub fn from_json(text: &str) -> Result<RunInput, EventError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
+        RunInput::from_value(value)
+    }
+
+    /// Reads a `RunAgentInput` from a JSON value.
+    pub fn from_value(value: Value) -> Result<RunInput, EventError> {
+        payload::run_input(value).map_err(EventError::e2)
+    }
+}
+
 /// A tool the application advertises (`Tool` of `@ag-ui/core`).
 ///
 /// ```

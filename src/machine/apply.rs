@@ -2,7 +2,7 @@
 //! checked while planning.
 
 use super::plan::{CallRef, Op, Plan, Start};
-use super::state::{CallStatus, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
+use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
 use crate::events::{Message, Outcome, Tool};
@@ -67,7 +67,7 @@ impl Tracker {
                 thread_id,
                 run_id,
                 parent_run_id,
-            } => self.start_run(thread_id, run_id, parent_run_id),
+            } => self.begin_run(thread_id, run_id, parent_run_id),
             Op::RunFinished { result, outcome } => self.finish_run(index, result, outcome),
             Op::RunError { message, code } => {
                 self.run.status = RunStatus::Errored;
@@ -75,7 +75,10 @@ impl Tracker {
                 self.changes.run = true;
             }
             Op::RunTools(tools) => self.set_run_tools(tools),
-            Op::Seed(messages) => self.seed(messages),
+            Op::Seed {
+                messages,
+                run_input,
+            } => self.seed(messages, run_input),
             Op::Record(v) => self.violations.push(v),
         }
         true
@@ -112,12 +115,16 @@ impl Tracker {
         let advertised = self.tool(&start.name).is_some();
         let i = match start.reopen {
             Some(i) => {
+                self.withdraw_undelivered_answer(i);
                 let call = &mut self.calls[i];
                 call.reopen_count = call.reopen_count.saturating_add(1);
                 call.arguments = None;
                 i
             }
             None => {
+                if let Some(parent) = &start.parent {
+                    self.message_ids.insert(parent.clone());
+                }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
                 call.parent_message_id = start.parent;
@@ -142,6 +149,20 @@ impl Tracker {
         i
     }
 
+    /// A reopened call's arguments change: an application answer no run
+    /// input carried yet answered other arguments, so it is withdrawn, and
+    /// consent given for them no longer holds (rules F5, S3).
+    fn withdraw_undelivered_answer(&mut self, i: usize) {
+        let call = &mut self.calls[i];
+        if self.undelivered.remove(&i) {
+            call.results
+                .retain(|r| r.source != ResultSource::Application);
+        }
+        if !call.answered() {
+            call.consent = Consent::Unrequested;
+        }
+    }
+
     fn new_args(&self) -> ArgsReader {
         ArgsReader::new(self.args_limits())
     }
@@ -164,7 +185,13 @@ impl Tracker {
         self.touch(i);
     }
 
-    fn attach_result(&mut self, call: Option<usize>, tool_call_id: String, result: ToolResult) {
+    pub(crate) fn attach_result(
+        &mut self,
+        call: Option<usize>,
+        tool_call_id: String,
+        result: ToolResult,
+    ) {
+        self.message_ids.insert(result.message_id.clone());
         match call {
             Some(i) => {
                 let call = &mut self.calls[i];
@@ -184,7 +211,7 @@ impl Tracker {
     }
 
     /// Rule L6: a new run; per-run bookkeeping resets.
-    fn start_run(&mut self, thread_id: String, run_id: String, parent_run_id: Option<String>) {
+    fn begin_run(&mut self, thread_id: String, run_id: String, parent_run_id: Option<String>) {
         let runs_started = self.run.runs_started.saturating_add(1);
         self.run = RunState {
             status: RunStatus::Running,
@@ -262,8 +289,9 @@ impl Tracker {
     }
 
     /// Rule A5: history seeds message owners, closed calls and answers.
-    /// What the tracker already knows wins over history.
-    fn seed(&mut self, messages: Vec<Message>) {
+    /// What the tracker already knows wins over history. A run input's
+    /// tool messages also deliver the application's answers (rule F5).
+    fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
             let owner = self
                 .messages
@@ -276,7 +304,20 @@ impl Tracker {
                 }
             }
             if let Some(id) = message.tool_call_id {
+                if run_input {
+                    self.mark_delivered(&id);
+                }
                 self.seed_answer(id, message.id, message.content, message.error, owner);
+            }
+        }
+    }
+
+    /// A run input carries an answer to this call: the application's own
+    /// answer need not be listed for the next run any more.
+    fn mark_delivered(&mut self, tool_call_id: &str) {
+        if let Some(&i) = self.by_id.get(tool_call_id) {
+            if self.undelivered.remove(&i) {
+                self.touch(i);
             }
         }
     }

@@ -4,19 +4,21 @@
 //! checked, then applied (module `apply`); a fatal violation therefore leaves
 //! the state exactly as it was before the offending event.
 
+mod application;
 mod apply;
 pub(crate) mod plan;
 mod state;
 
+pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
 pub use state::{
-    CallStatus, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
+    CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
 };
 
 use crate::args::ArgsLimits;
 use crate::chunks::Lanes;
 use crate::events::{Event, Tool};
 use crate::violation::{Severity, Violation};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Bounds on what one thread may make the tracker hold (rule S5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +61,9 @@ pub struct Options {
     pub tools: Vec<Tool>,
     /// The stream is a fragment: it need not begin with a run event (L1).
     pub fragment: bool,
+    /// Tools whose calls must be approved before the application may answer
+    /// or fail them (rule S3); declining is always allowed.
+    pub require_approval: Vec<String>,
     pub limits: Limits,
 }
 
@@ -89,6 +94,12 @@ pub struct Tracker {
     pub(crate) run_tools: HashMap<String, Tool>,
     /// Each known message's owner; `None` is the parent agent (rule A1).
     pub(crate) messages: HashMap<String, Option<String>>,
+    /// Other message ids the thread uses: tool messages (results) and the
+    /// parent messages calls name. With `messages`, every id in use.
+    pub(crate) message_ids: HashSet<String>,
+    /// Calls whose application answer no run input has carried yet
+    /// (rule F5), by index, so in start order.
+    pub(crate) undelivered: BTreeSet<usize>,
     pub(crate) lanes: Lanes,
     pub(crate) violations: Vec<Violation>,
     pub(crate) unmatched: Vec<UnmatchedResult>,
@@ -116,6 +127,8 @@ impl Tracker {
             option_tools,
             run_tools: HashMap::new(),
             messages: HashMap::new(),
+            message_ids: HashSet::new(),
+            undelivered: BTreeSet::new(),
             lanes: Lanes::default(),
             violations: Vec::new(),
             unmatched: Vec::new(),

@@ -63,7 +63,11 @@ pub(crate) enum Op<'a> {
     },
     /// `Some` replaces the tools advertised by run input (rule F1).
     RunTools(Option<Vec<Tool>>),
-    Seed(Vec<Message>),
+    /// History; `run_input` when a run input carries it (rule F5).
+    Seed {
+        messages: Vec<Message>,
+        run_input: bool,
+    },
     Record(Violation),
 }
 
@@ -144,7 +148,7 @@ impl Tracker {
                 });
                 if let Some(input) = input {
                     plan.ops.push(Op::RunTools(input.tools));
-                    self.plan_seed(&mut plan, input.messages)?;
+                    self.plan_seed(&mut plan, input.messages, true)?;
                 }
             }
             EventBody::RunFinished {
@@ -238,7 +242,9 @@ impl Tracker {
                 };
                 self.plan_result(&mut plan, tool_call_id.into_owned(), result);
             }
-            EventBody::MessagesSnapshot { messages } => self.plan_seed(&mut plan, messages)?,
+            EventBody::MessagesSnapshot { messages } => {
+                self.plan_seed(&mut plan, messages, false)?
+            }
             EventBody::Other {
                 family: Family::Unknown,
                 event_type,
@@ -576,7 +582,12 @@ impl Tracker {
     }
 
     /// Conversation history (rule A5); its new calls count towards S5.
-    fn plan_seed<'a>(&self, plan: &mut Plan<'a>, messages: Vec<Message>) -> Result<(), Violation> {
+    pub(crate) fn plan_seed(
+        &self,
+        plan: &mut Plan,
+        messages: Vec<Message>,
+        run_input: bool,
+    ) -> Result<(), Violation> {
         let mut new_ids = HashSet::new();
         for call in messages.iter().flat_map(|m| &m.tool_calls) {
             if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.as_str()) {
@@ -584,7 +595,10 @@ impl Tracker {
                 plan.new_calls += 1;
             }
         }
-        plan.ops.push(Op::Seed(messages));
+        plan.ops.push(Op::Seed {
+            messages,
+            run_input,
+        });
         Ok(())
     }
 }

@@ -15,6 +15,19 @@ pub enum CallStatus {
     Abandoned,
 }
 
+/// Whether the application let a call be executed (rule S3). Only the
+/// application changes it; the tracker never approves on its own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Consent {
+    /// Neither approved nor declined yet.
+    #[default]
+    Unrequested,
+    /// [`Tracker::approve`](crate::Tracker::approve) was called.
+    Approved,
+    /// [`Tracker::decline`](crate::Tracker::decline) was called.
+    Declined,
+}
+
 /// Where a result came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultSource {
@@ -94,6 +107,8 @@ pub struct ToolCall {
     pub pending: bool,
     /// Known from conversation history rather than streamed (rule A5).
     pub from_history: bool,
+    /// What the application decided (rule S3).
+    pub consent: Consent,
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
@@ -118,6 +133,7 @@ impl ToolCall {
             advertised: false,
             pending: false,
             from_history: false,
+            consent: Consent::Unrequested,
             args,
             args_error: None,
             arguments: None,

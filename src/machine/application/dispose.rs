@@ -1,0 +1,183 @@
+//! Disposing of a call: approve, answer, fail, decline (rules S3, F5, T5).
+
+use super::ApplicationError;
+use crate::machine::{CallStatus, Consent, ResultSource, ToolResult, Tracker};
+use serde_json::Value;
+
+/// The content of a declined call's tool message; a reason is appended.
+pub const DECLINED_CONTENT: &str = "The user declined this tool call.";
+
+/// The `error` of a declined call's tool message, so the agent can tell a
+/// refusal from a result.
+const DECLINED_ERROR: &str = "declined";
+
+impl Tracker {
+    /// Records the user's approval of a complete call (rule S3); it does
+    /// not answer the call. Approving twice is harmless.
+    ///
+    /// ```
+    /// use agui_tool_calls::{events::Tool, Consent, Options, Tracker};
+    /// use serde_json::json;
+    ///
+    /// let mut t = Tracker::new(Options {
+    ///     tools: vec![Tool::new("deploy", "", json!({}))],
+    ///     require_approval: vec!["deploy".into()],
+    ///     ..Options::default()
+    /// });
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"deploy"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#).unwrap();
+    /// assert!(t.answer("c1", json!("done"), "m1").is_err()); // not approved yet
+    /// t.approve("c1").unwrap();
+    /// assert_eq!(t.call("c1").unwrap().consent, Consent::Approved);
+    /// t.answer("c1", json!("done"), "m1").unwrap();
+    /// ```
+    pub fn approve(&mut self, id: &str) -> Result<(), ApplicationError> {
+        let i = self.settled_call(id)?;
+        match self.calls[i].consent {
+            Consent::Declined => Err(ApplicationError::Declined { id: id.to_owned() }),
+            Consent::Approved => Ok(()),
+            Consent::Unrequested => {
+                self.disposable(id)?;
+                self.calls[i].consent = Consent::Approved;
+                self.changed(i);
+                Ok(())
+            }
+        }
+    }
+
+    /// Answers a call with `content`, a string or a list of content parts,
+    /// as the tool message `message_id` (rule F5).
+    pub fn answer(
+        &mut self,
+        id: &str,
+        content: Value,
+        message_id: &str,
+    ) -> Result<(), ApplicationError> {
+        check_content(id, &content)?;
+        self.dispose(id, message_id, content, None, false)
+    }
+
+    /// Answers a call with a failure: `error` set; the content defaults to
+    /// the error text, which is what most agents show the model (rule F5).
+    pub fn fail(
+        &mut self,
+        id: &str,
+        error: &str,
+        content: Option<Value>,
+        message_id: &str,
+    ) -> Result<(), ApplicationError> {
+        let content = content.unwrap_or_else(|| Value::String(error.to_owned()));
+        check_content(id, &content)?;
+        self.dispose(id, message_id, content, Some(error.to_owned()), false)
+    }
+
+    /// Answers a call by saying the user declined it ([`DECLINED_CONTENT`],
+    /// plus the reason), with `error` set; consent becomes declined. Always
+    /// allowed for a call the application may answer, approved or not.
+    pub fn decline(
+        &mut self,
+        id: &str,
+        reason: Option<&str>,
+        message_id: &str,
+    ) -> Result<(), ApplicationError> {
+        let content = match reason {
+            Some(reason) => format!("{DECLINED_CONTENT} Reason: {reason}"),
+            None => DECLINED_CONTENT.to_owned(),
+        };
+        let error = Some(DECLINED_ERROR.to_owned());
+        self.dispose(id, message_id, Value::String(content), error, true)
+    }
+
+    /// Whether calls to this tool must be approved before they are answered.
+    pub fn requires_approval(&self, tool: &str) -> bool {
+        self.options.require_approval.iter().any(|t| t == tool)
+    }
+
+    /// Checks everything, then records the application's answer.
+    fn dispose(
+        &mut self,
+        id: &str,
+        message_id: &str,
+        content: Value,
+        error: Option<String>,
+        declining: bool,
+    ) -> Result<(), ApplicationError> {
+        let i = self.disposable(id)?;
+        let call = &self.calls[i];
+        if !declining && call.consent != Consent::Approved && self.requires_approval(&call.name) {
+            return Err(ApplicationError::ApprovalRequired {
+                id: id.to_owned(),
+                name: call.name.clone(),
+            });
+        }
+        if self.messages.contains_key(message_id) || self.message_ids.contains(message_id) {
+            return Err(ApplicationError::MessageIdInUse {
+                message_id: message_id.to_owned(),
+            });
+        }
+        let result = ToolResult {
+            message_id: message_id.to_owned(),
+            content,
+            error,
+            owner: None,
+            source: ResultSource::Application,
+            event_index: None,
+            rejected: false,
+        };
+        self.attach_result(Some(i), id.to_owned(), result);
+        if declining {
+            self.calls[i].consent = Consent::Declined;
+        }
+        self.undelivered.insert(i);
+        self.changed(i);
+        Ok(())
+    }
+
+    /// A call whose arguments are final: neither open (rule T5) nor
+    /// abandoned (rule L5).
+    fn settled_call(&self, id: &str) -> Result<usize, ApplicationError> {
+        let Some(i) = self.call_index(id) else {
+            return Err(ApplicationError::UnknownCall { id: id.to_owned() });
+        };
+        match self.calls[i].status {
+            CallStatus::Open => Err(ApplicationError::Open { id: id.to_owned() }),
+            CallStatus::Abandoned => Err(ApplicationError::Abandoned { id: id.to_owned() }),
+            CallStatus::Complete => Ok(i),
+        }
+    }
+
+    /// A settled, unanswered call that is the application's to dispose of:
+    /// pending, or a call to an advertised tool (even before its run ends).
+    fn disposable(&self, id: &str) -> Result<usize, ApplicationError> {
+        let i = self.settled_call(id)?;
+        let call = &self.calls[i];
+        if let Some(answer) = call.results.iter().find(|r| r.answers()) {
+            return Err(ApplicationError::Answered {
+                id: id.to_owned(),
+                by: answer.source,
+            });
+        }
+        if !call.pending && !call.advertised {
+            return Err(ApplicationError::NotTheApplications {
+                id: id.to_owned(),
+                name: call.name.clone(),
+            });
+        }
+        Ok(i)
+    }
+
+    /// A call changed outside any event: dirty for the next
+    /// [`Tracker::take_changes`], and a new version.
+    pub(crate) fn changed(&mut self, i: usize) {
+        self.touch(i);
+        self.version += 1;
+    }
+}
+
+fn check_content(id: &str, content: &Value) -> Result<(), ApplicationError> {
+    match content {
+        Value::String(_) | Value::Array(_) => Ok(()),
+        _ => Err(ApplicationError::InvalidContent { id: id.to_owned() }),
+    }
+}

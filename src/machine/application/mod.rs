@@ -1,0 +1,171 @@
+//! What the application does with the calls a run leaves it: approve,
+//! answer, fail or decline each one (rules S3, F5; module `dispose`), then
+//! check and start the run that continues the thread (rule F6; module
+//! `next_run`).
+//!
+//! The core stays pure: message ids come from the caller, and every
+//! operation either succeeds or changes nothing and says why.
+//!
+//! ```
+//! use agui_tool_calls::{events::Tool, Options, Tracker};
+//! use serde_json::json;
+//!
+//! let mut t = Tracker::new(Options {
+//!     tools: vec![Tool::new("confirm", "", json!({"type": "object"}))],
+//!     ..Options::default()
+//! });
+//! for e in [
+//!     r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#,
+//!     r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"confirm"}"#,
+//!     r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
+//!     r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}"#,
+//! ] {
+//!     t.push_json(e).unwrap();
+//! }
+//! // The next run may not leave c1 dangling.
+//! let err = t.start_run_json(r#"{"messages":[]}"#).unwrap_err();
+//! assert!(err.to_string().contains("c1 (confirm)"));
+//!
+//! t.answer("c1", json!("yes"), "m1").unwrap();
+//! let messages: Vec<_> = t.tool_messages().iter().map(|m| m.to_value()).collect();
+//! assert_eq!(messages, [json!({"id": "m1", "role": "tool", "toolCallId": "c1", "content": "yes"})]);
+//! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None })
+//!     .unwrap_err(); // the answer must actually be in the input
+//! let input = json!({"messages": messages}).to_string();
+//! t.start_run_json(&input).unwrap();
+//! assert!(t.tool_messages().is_empty());
+//! ```
+
+mod dispose;
+mod next_run;
+
+pub use dispose::DECLINED_CONTENT;
+pub use next_run::UnansweredCall;
+
+use crate::machine::ResultSource;
+use serde::{Serialize, Serializer};
+use serde_json::{json, Value};
+use std::fmt;
+
+/// A tool message the application produced (rule F5), for the next run's
+/// `messages`: `{id, role: "tool", toolCallId, content, error?}`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolMessage {
+    /// The message id the application gave.
+    pub id: String,
+    /// The call it answers.
+    pub tool_call_id: String,
+    /// A string or a list of content parts.
+    pub content: Value,
+    /// Set for failures and declined calls.
+    pub error: Option<String>,
+}
+
+impl ToolMessage {
+    /// The message as `@ag-ui/core` spells a `ToolMessage`.
+    pub fn to_value(&self) -> Value {
+        let mut message = json!({
+            "id": self.id,
+            "role": "tool",
+            "toolCallId": self.tool_call_id,
+            "content": self.content,
+        });
+        if let Some(error) = &self.error {
+            message["error"] = json!(error);
+        }
+        message
+    }
+}
+
+impl Serialize for ToolMessage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+/// Why an application operation was refused; the tracker is unchanged.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApplicationError {
+    /// No call has this id.
+    UnknownCall { id: String },
+    /// The call is still streaming: nothing acts on its arguments yet (T5).
+    Open { id: String },
+    /// The call was open when its run failed (L5); there is nothing to answer.
+    Abandoned { id: String },
+    /// The call already has an answer.
+    Answered { id: String, by: ResultSource },
+    /// Approving a call the application declined.
+    Declined { id: String },
+    /// The call is neither pending nor a call to an advertised tool: until
+    /// its run finishes it is the producer's to answer.
+    NotTheApplications { id: String, name: String },
+    /// The tool requires approval (rule S3) and the call has none.
+    ApprovalRequired { id: String, name: String },
+    /// The message id is already used in the thread.
+    MessageIdInUse { message_id: String },
+    /// Content must be a string or a list of content parts.
+    InvalidContent { id: String },
+    /// The run input leaves these calls unanswered (rule F6).
+    Unanswered(Vec<UnansweredCall>),
+    /// The run input could not be read.
+    MalformedInput(String),
+    /// A run is active or a call is open: the next run cannot start yet.
+    RunActive,
+    /// The stream stopped on a fatal violation; the tracker follows no
+    /// further run.
+    Stopped { code: &'static str },
+    /// The run input's history would exceed a limit (rule S5).
+    Limit(String),
+}
+
+impl fmt::Display for ApplicationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ApplicationError::*;
+        match self {
+            UnknownCall { id } => write!(f, "no tool call {id:?} in this thread"),
+            Open { id } => write!(
+                f,
+                "tool call {id:?} is still open: its arguments are not complete until TOOL_CALL_END"
+            ),
+            Abandoned { id } => write!(f, "tool call {id:?} was abandoned when its run failed"),
+            Answered { id, by } => write!(
+                f,
+                "tool call {id:?} is already answered {}",
+                match by {
+                    ResultSource::Stream => "by the agent in the stream",
+                    ResultSource::History => "in the conversation history",
+                    ResultSource::Application => "by the application",
+                }
+            ),
+            Declined { id } => write!(f, "tool call {id:?} was declined; it cannot be approved"),
+            NotTheApplications { id, name } => write!(
+                f,
+                "tool call {id:?} ({name}) is not the application's to answer: it is not pending and its tool is not advertised"
+            ),
+            ApprovalRequired { id, name } => write!(
+                f,
+                "tool call {id:?} ({name}) must be approved before it is answered"
+            ),
+            MessageIdInUse { message_id } => {
+                write!(f, "message id {message_id:?} is already used in this thread")
+            }
+            InvalidContent { id } => write!(
+                f,
+                "the answer to tool call {id:?} must be a string or a list of content parts"
+            ),
+            Unanswered(calls) => next_run::describe_unanswered(f, calls),
+            MalformedInput(message) => write!(f, "the run input is malformed: {message}"),
+            RunActive => write!(
+                f,
+                "a run is active or a tool call is open: the next run cannot start yet"
+            ),
+            Stopped { code } => write!(
+                f,
+                "the stream stopped on a fatal violation ({code}); the tracker follows no further run"
+            ),
+            Limit(message) => write!(f, "the run input exceeds a limit: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ApplicationError {}
