@@ -1,0 +1,30 @@
+// One line on each rule a stream can break, for formats that describe the
+// rules they report (SARIF). The full text is in docs/rules.md.
+
+export const RULE_TITLES = {
+  L1: "The first event is RUN_STARTED (or RUN_ERROR), unless the stream is a fragment.",
+  L2: "RUN_STARTED while a run is active.",
+  L3: "After RUN_FINISHED only RUN_STARTED or RUN_ERROR; after RUN_ERROR only RUN_STARTED.",
+  L4: "RUN_FINISHED while a tool call is open.",
+  T1: "TOOL_CALL_ARGS for a call that is not open.",
+  T2: "TOOL_CALL_END for a call that is not open.",
+  T3: "TOOL_CALL_START for a call that is already open.",
+  T8: "A reopening TOOL_CALL_START disagrees with the call it reopens.",
+  T10: "A result for a call never seen.",
+  T11: "A result for a call that is still open.",
+  T12: "A second result for the same call.",
+  C1: "The first chunk of a call carries toolCallId and toolCallName.",
+  C2: "A continuation chunk repeats toolCallName or parentMessageId with another value.",
+  C4: "A chunk that several lanes could claim.",
+  C6: "A chunk whose owner disagrees with the lane that holds its id.",
+  A2: "A tool call's subagentRunId disagrees with the owner of its parent message.",
+  A3: "An event's subagentRunId disagrees with the owner of its call.",
+  A4: "A call reopened under another owner.",
+  A6: "subagentRunId is null (it must be omitted).",
+  F3: "outcome.pendingToolCallIds disagrees with the calls left pending.",
+  F4: "The producer answered a frontend tool call.",
+  F7: "A call to an unadvertised tool left unanswered at run end.",
+  S5: "A limit was exceeded.",
+  E2: "A malformed event.",
+  E3: "An unknown event type.",
+};

@@ -1,0 +1,217 @@
+#!/usr/bin/env node
+// `agui-tool-calls check [FILE...]`: checks recorded AG-UI streams with the
+// same wasm core the browser package runs, so a stream gets one verdict
+// everywhere.
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { checkInput, checkOptions } from "./check/check.js";
+import { textReport } from "./check/report/text.js";
+import { jsonReport } from "./check/report/json.js";
+import { junitReport } from "./check/report/junit.js";
+import { sarifReport } from "./check/report/sarif.js";
+
+const USAGE = `Usage: agui-tool-calls check [options] FILE...
+
+Checks recorded AG-UI event streams against the tool-call rules.
+A FILE is JSON Lines (one event a line) or a raw text/event-stream capture,
+told apart by its first bytes; "-" reads standard input.
+
+Options:
+  --format FORMAT       text (default), json, junit or sarif
+  --tools FILE          the advertised tools: a JSON array of AG-UI Tool
+                        objects, or {"tools": [...]} (else each run's
+                        RUN_STARTED.input.tools)
+  --fragment            the streams may start mid-run
+  --max-args-bytes N    limit on one call's argument text (bytes)
+  --max-depth N         limit on the nesting depth of arguments
+  --max-calls N         limit on the calls of one stream
+  -h, --help            this help
+  -v, --version         the package version
+
+Exit status: 0 every stream clean (warnings allowed), 1 a violation in some
+stream, 2 a fatal error in some stream, an unreadable input or a usage error.
+`;
+
+const FORMATS = ["text", "json", "junit", "sarif"];
+const PROGRESS_FROM = 4 * 1024 * 1024;
+
+class UsageError extends Error {}
+
+async function main(argv) {
+  // A reader that stops early (`| head`) is no error.
+  process.stdout.on("error", (error) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+  const rss = process.env.AGUI_CHECK_REPORT_RSS === "1" ? sampleRss() : null;
+  try {
+    process.exitCode = await run(argv);
+  } catch (error) {
+    // Status 1 means "violations": an unexpected failure must not look like one.
+    const usage = error instanceof UsageError;
+    const text = usage ? `${error.message}\nRun "agui-tool-calls --help" for usage.` : `internal error: ${error.stack}`;
+    process.stderr.write(`error: ${text}\n`);
+    process.exitCode = 2;
+  } finally {
+    rss?.report();
+  }
+}
+
+async function run(argv) {
+  const args = parse(argv);
+  if (args.values.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.values.version) {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const [command, ...files] = args.positionals;
+  if (command !== "check") {
+    throw new UsageError(command === undefined ? "no command given (the command is \"check\")" : `unknown command "${command}"`);
+  }
+  if (files.length === 0) throw new UsageError('no input: name the files to check, or "-" for standard input');
+  const format = args.values.format ?? "text";
+  if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);
+  const options = trackerOptions(args.values);
+
+  const results = [];
+  for (const file of files) {
+    const result = await checkInput(file, options, progressMeter);
+    if (result.verdict === "unreadable") process.stderr.write(`error: ${result.error}\n`);
+    results.push(result);
+  }
+  const totals = countVerdicts(results);
+  const exitCode = totals.fatal + totals.unreadable > 0 ? 2 : totals.violations > 0 ? 1 : 0;
+  process.stdout.write(render(format, results, totals, exitCode));
+  return exitCode;
+}
+
+function parse(argv) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: "string" },
+        tools: { type: "string" },
+        fragment: { type: "boolean" },
+        "max-args-bytes": { type: "string" },
+        "max-depth": { type: "string" },
+        "max-calls": { type: "string" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean", short: "v" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+}
+
+/** The core's options object from the command line. */
+function trackerOptions(values) {
+  const options = { fragment: values.fragment ?? false };
+  if (values.tools !== undefined) options.tools = readTools(values.tools);
+  const limits = {};
+  for (const [flag, key] of [["max-args-bytes", "maxArgsBytes"], ["max-depth", "maxDepth"], ["max-calls", "maxCalls"]]) {
+    if (values[flag] === undefined) continue;
+    const n = Number(values[flag]);
+    if (!Number.isSafeInteger(n) || n < 0) throw new UsageError(`--${flag} takes a whole number, not "${values[flag]}"`);
+    limits[key] = n;
+  }
+  if (Object.keys(limits).length > 0) options.limits = limits;
+  try {
+    checkOptions(options);
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  return options;
+}
+
+function readTools(file) {
+  let parsed;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const why = error.code === "ENOENT" ? "no such file" : error.message;
+    throw new UsageError(`--tools ${file}: ${why}`);
+  }
+  const tools = Array.isArray(parsed) ? parsed : parsed?.tools;
+  if (!Array.isArray(tools)) throw new UsageError(`--tools ${file}: expected a JSON array of tools, or {"tools": [...]}`);
+  return tools.map((tool, i) => {
+    if (tool === null || typeof tool !== "object" || typeof tool.name !== "string") {
+      throw new UsageError(`--tools ${file}: tool ${i} has no "name" string`);
+    }
+    const { name, description = "", parameters = {} } = tool;
+    if (typeof description !== "string") throw new UsageError(`--tools ${file}: tool "${name}" has a description that is not a string`);
+    return { name, description, parameters };
+  });
+}
+
+function countVerdicts(results) {
+  const totals = { streams: results.length, clean: 0, warnings: 0, violations: 0, fatal: 0, unreadable: 0 };
+  for (const r of results) totals[r.verdict]++;
+  return totals;
+}
+
+function render(format, results, totals, exitCode) {
+  switch (format) {
+    case "json":
+      return jsonReport(results, totals, exitCode);
+    case "junit":
+      return junitReport(results, totals);
+    case "sarif":
+      return sarifReport(results, packageVersion());
+    default:
+      return textReport(results, totals, useColour());
+  }
+}
+
+function useColour() {
+  return process.stdout.isTTY === true && !process.env.NO_COLOR;
+}
+
+function packageVersion() {
+  const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
+  return pkg.version;
+}
+
+/** A `\r`-updated progress line on a terminal, for large files only. */
+function progressMeter(label, size) {
+  if (!process.stderr.isTTY || size === null || size < PROGRESS_FROM) return null;
+  let read = 0;
+  let shown = 0;
+  const mb = (n) => (n / 1024 / 1024).toFixed(1);
+  return {
+    advance(n) {
+      read += n;
+      const now = Date.now();
+      if (now - shown < 100) return;
+      shown = now;
+      const percent = Math.floor((read / size) * 100);
+      process.stderr.write(`\r${label}: ${mb(read)} of ${mb(size)} MB (${percent}%)\x1b[K`);
+    },
+    done() {
+      if (shown !== 0) process.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+/** Peak resident memory, sampled every 100 ms (for the memory test). */
+function sampleRss() {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 100);
+  timer.unref();
+  return {
+    report() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage.rss());
+      process.stderr.write(`rss-peak-bytes: ${peak}\n`);
+    },
+  };
+}
+
+await main(process.argv.slice(2));
