@@ -81,22 +81,22 @@ export class ToolCallTracker {
 
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
-    return this.#applied(this.#core.approve(toolCallId));
+    return this.#applied(this.#core.approve(String(toolCallId)));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
-    return this.#applied(this.#core.decline(toolCallId, reason));
+    return this.#applied(this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
   }
 
-  /** Answers a completed call with the tool's output. */
+  /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
-    return this.#applied(this.#core.answer(toolCallId, JSON.stringify(content)));
+    return this.#applied(this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
   }
 
   /** Answers a completed call with a failure. */
   fail(toolCallId, error, content) {
-    return this.#applied(this.#core.fail(toolCallId, error, content));
+    return this.#applied(this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
@@ -122,6 +122,16 @@ export class ToolCallTracker {
     if (snapshot !== before) for (const listener of [...this.#listeners]) listener(snapshot);
     return snapshot;
   }
+}
+
+/** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
+function newMessageId() {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40;
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function toBytes(chunk) {

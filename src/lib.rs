@@ -33,7 +33,8 @@ pub mod wasm;
 pub use events::{Event, EventBody, EventError, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
-    ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, DECLINED_CONTENT,
+    ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, Validation,
+    DECLINED_CONTENT,
 };
 pub use snapshot::{CallChange, Changes};
 pub use violation::{Severity, Violation};

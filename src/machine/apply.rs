@@ -109,6 +109,7 @@ impl Tracker {
             Some(e) => Err(e.clone()),
             None => call.args.finish(),
         });
+        self.validate_call(i);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -119,6 +120,7 @@ impl Tracker {
                 let call = &mut self.calls[i];
                 call.reopen_count = call.reopen_count.saturating_add(1);
                 call.arguments = None;
+                call.validation = super::Validation::Unvalidated;
                 i
             }
             None => {
@@ -281,6 +283,7 @@ impl Tracker {
 
     /// Rule F1: `Some` replaces the tools the run input advertises.
     fn set_run_tools(&mut self, tools: Option<Vec<Tool>>) {
+        self.schemas.forget();
         self.run_tools = tools
             .unwrap_or_default()
             .into_iter()
@@ -346,6 +349,7 @@ impl Tracker {
         let i = self.calls.len();
         self.calls.push(seeded);
         self.by_id.insert(call.id, i);
+        self.validate_call(i);
         self.touch(i);
     }
 

@@ -8,11 +8,13 @@ mod application;
 mod apply;
 pub(crate) mod plan;
 mod state;
+mod validation;
 
 pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
 pub use state::{
     CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
 };
+pub use validation::Validation;
 
 use crate::args::ArgsLimits;
 use crate::chunks::Lanes;
@@ -107,11 +109,22 @@ pub struct Tracker {
     pub(crate) events_seen: usize,
     pub(crate) version: u64,
     pub(crate) changes: crate::snapshot::Bookkeeping,
+    pub(crate) schemas: validation::Schemas,
 }
 
 impl Tracker {
     /// A tracker for a new thread.
     pub fn new(options: Options) -> Self {
+        Tracker::with_pattern_engine(options, validation::default_engine())
+    }
+
+    /// A tracker that compiles the `pattern`s of tool schemas with `engine`
+    /// (ECMAScript semantics expected; the wasm binding passes the host's
+    /// `RegExp`).
+    pub fn with_pattern_engine(
+        options: Options,
+        engine: std::rc::Rc<dyn crate::schema::PatternEngine>,
+    ) -> Self {
         let option_tools = options
             .tools
             .iter()
@@ -136,6 +149,7 @@ impl Tracker {
             events_seen: 0,
             version: 0,
             changes: Default::default(),
+            schemas: validation::Schemas::new(engine),
         }
     }
 

@@ -109,6 +109,8 @@ pub struct ToolCall {
     pub from_history: bool,
     /// What the application decided (rule S3).
     pub consent: Consent,
+    /// Whether the arguments satisfy the tool's schema (rules S1, S2).
+    pub validation: super::Validation,
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
@@ -134,6 +136,7 @@ impl ToolCall {
             pending: false,
             from_history: false,
             consent: Consent::Unrequested,
+            validation: super::Validation::Unvalidated,
             args,
             args_error: None,
             arguments: None,

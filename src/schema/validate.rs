@@ -230,6 +230,27 @@ impl<'g> Run<'g> {
         self.node(id, inst, &path.push(seg), out, &mut eval)
     }
 
+    /// Like [`Run::child`] for the subschema of `keyword`: when it is
+    /// `false`, the failure names `keyword` and what it refuses, rather than
+    /// a bare `false` schema.
+    fn child_of<'a>(
+        &mut self,
+        keyword: &'static str,
+        id: NodeId,
+        inst: &'a Value,
+        path: &Path<'_, 'a>,
+        seg: Seg<'a>,
+        out: &mut Out<'_>,
+    ) -> bool {
+        if !matches!(self.g.nodes[id].0, Node::Bool(false)) {
+            return self.child(id, inst, path, seg, out);
+        }
+        report(out, &path.push(seg), keyword, || match seg {
+            Seg::Key(key) => format!("property \"{key}\" is not allowed"),
+            _ => "no item is allowed here".into(),
+        })
+    }
+
     /// Applies `id` to the same location; its annotations count if it passed.
     fn in_place<'a>(
         &mut self,
@@ -270,7 +291,14 @@ impl<'g> Run<'g> {
                 if let Some(s) = kw.unevaluated_items {
                     for (i, item) in items.iter().enumerate() {
                         if !eval.items.get(i).copied().unwrap_or(false) {
-                            ok &= self.child(s, item, path, Seg::Index(i), out);
+                            ok &= self.child_of(
+                                "unevaluatedItems",
+                                s,
+                                item,
+                                path,
+                                Seg::Index(i),
+                                out,
+                            );
                             Eval::mark(&mut eval.items, i);
                         }
                     }
@@ -280,7 +308,14 @@ impl<'g> Run<'g> {
                 if let Some(s) = kw.unevaluated_properties {
                     for (i, (k, v)) in map.iter().enumerate() {
                         if !eval.props.get(i).copied().unwrap_or(false) {
-                            ok &= self.child(s, v, path, Seg::Key(k), out);
+                            ok &= self.child_of(
+                                "unevaluatedProperties",
+                                s,
+                                v,
+                                path,
+                                Seg::Key(k),
+                                out,
+                            );
                             Eval::mark(&mut eval.props, i);
                         }
                     }
@@ -398,7 +433,7 @@ impl<'g> Run<'g> {
             }
             if let (false, Some(s)) = (matched, kw.additional_properties) {
                 matched = true;
-                ok &= self.child(s, value, path, Seg::Key(key), out);
+                ok &= self.child_of("additionalProperties", s, value, path, Seg::Key(key), out);
             }
             if matched {
                 Eval::mark(&mut eval.props, i);

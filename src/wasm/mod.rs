@@ -7,10 +7,12 @@
 
 mod options;
 mod records;
+mod regexp;
 
 use crate::sse::SseDecoder;
-use crate::Tracker;
+use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, SummaryRecord};
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The core tracker as JS sees it. Applications use the `ToolCallTracker`
@@ -28,7 +30,7 @@ impl WasmTracker {
     pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
-            tracker: Tracker::new(options),
+            tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             sse: SseDecoder::new(),
         })
     }
@@ -81,6 +83,59 @@ impl WasmTracker {
         serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
     }
 
+    /// Records the user's approval of a completed call (rule S3).
+    pub fn approve(&mut self, id: &str) -> Result<String, JsError> {
+        self.applied(|t| t.approve(id))
+    }
+
+    /// Declines a completed call: answered by a tool message saying so.
+    pub fn decline(
+        &mut self,
+        id: &str,
+        reason: Option<String>,
+        message_id: &str,
+    ) -> Result<String, JsError> {
+        self.applied(|t| t.decline(id, reason.as_deref(), message_id))
+    }
+
+    /// Answers a completed call; `content_json` is a string or content
+    /// parts, as JSON.
+    pub fn answer(
+        &mut self,
+        id: &str,
+        content_json: &str,
+        message_id: &str,
+    ) -> Result<String, JsError> {
+        let content = serde_json::from_str(content_json)
+            .map_err(|e| JsError::new(&format!("answer content is not JSON: {e}")))?;
+        self.applied(|t| t.answer(id, content, message_id))
+    }
+
+    /// Answers a completed call with a failure.
+    pub fn fail(
+        &mut self,
+        id: &str,
+        error: &str,
+        content: Option<String>,
+        message_id: &str,
+    ) -> Result<String, JsError> {
+        let content = content.map(serde_json::Value::String);
+        self.applied(|t| t.fail(id, error, content, message_id))
+    }
+
+    /// Checks the next run's input (rule F6) and advertises its tools;
+    /// refused with an error naming each unanswered call.
+    #[wasm_bindgen(js_name = startRun)]
+    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsError> {
+        self.applied(|t| t.start_run_json(input_json))
+    }
+
+    /// The application's answers for the next run's `messages`, as JSON.
+    #[wasm_bindgen(js_name = toolMessages)]
+    pub fn tool_messages(&self) -> String {
+        serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
+    }
+
     /// What changed since the last record.
     #[wasm_bindgen(js_name = takeChanges)]
     pub fn take_changes(&mut self) -> String {
@@ -93,6 +148,16 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
+    /// Runs an application operation; its change record, or its error as a
+    /// JS `Error` (the tracker is then unchanged).
+    fn applied(
+        &mut self,
+        operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
+    ) -> Result<String, JsError> {
+        operation(&mut self.tracker).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(self.take_changes())
+    }
+
     /// Pushes each event the bytes complete; a fatal violation stays in the
     /// tracker, where the caller reads it.
     fn read_sse_bytes(&mut self, chunk: &[u8]) {

@@ -11,6 +11,8 @@ struct JsOptions {
     #[serde(default)]
     tools: Vec<JsTool>,
     #[serde(default)]
+    require_approval: Vec<String>,
+    #[serde(default)]
     fragment: bool,
     #[serde(default)]
     limits: JsLimits,
@@ -43,6 +45,7 @@ pub fn parse_options(json: &str) -> Result<Options, String> {
             .into_iter()
             .map(|t| Tool::new(&t.name, &t.description, t.parameters))
             .collect(),
+        require_approval: js.require_approval,
         fragment: js.fragment,
         limits: Limits {
             max_args_bytes: js.limits.max_args_bytes.unwrap_or(defaults.max_args_bytes),

@@ -4,9 +4,10 @@
 
 use crate::args::{ArgsError, ArgsErrorKind};
 use crate::events::Outcome;
+use crate::schema::ValidationError;
 use crate::{
-    CallStatus, Changes, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
-    Violation,
+    CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
+    Validation, Violation,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -164,9 +165,11 @@ struct PartialRecord {
 #[derive(Serialize)]
 struct ArgsErrorRecord<'a> {
     kind: &'static str,
-    message: &'a str,
+    message: std::borrow::Cow<'a, str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     position: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    errors: Option<&'a [ValidationError]>,
 }
 
 impl<'a> ArgsErrorRecord<'a> {
@@ -176,8 +179,25 @@ impl<'a> ArgsErrorRecord<'a> {
                 ArgsErrorKind::Parse => "parse",
                 ArgsErrorKind::Limit => "limit",
             },
-            message: &error.message,
+            message: error.message.as_str().into(),
             position: error.position,
+            errors: None,
+        }
+    }
+
+    /// Arguments that parsed but fail the tool's schema (rule S1).
+    fn schema(call: &'a ToolCall, errors: &'a [ValidationError]) -> Self {
+        let count = errors.len();
+        ArgsErrorRecord {
+            kind: "schema",
+            message: format!(
+                "arguments do not match the schema of {}: {count} error{}",
+                call.name,
+                if count == 1 { "" } else { "s" }
+            )
+            .into(),
+            position: None,
+            errors: Some(errors),
         }
     }
 }
@@ -239,10 +259,24 @@ impl<'a> CallRecord<'a> {
             args_error: completed
                 .and_then(|r| r.as_ref().err())
                 .or(call.args_error())
-                .map(ArgsErrorRecord::new),
+                .map(ArgsErrorRecord::new)
+                .or(match &call.validation {
+                    Validation::Invalid(errors) if !errors.is_empty() => {
+                        Some(ArgsErrorRecord::schema(call, errors))
+                    }
+                    _ => None,
+                }),
             advertised: call.advertised,
-            validation: "unvalidated",
-            consent: "unrequested",
+            validation: match call.validation {
+                Validation::Unvalidated => "unvalidated",
+                Validation::Valid => "valid",
+                Validation::Invalid(_) => "invalid",
+            },
+            consent: match call.consent {
+                Consent::Unrequested => "unrequested",
+                Consent::Approved => "approved",
+                Consent::Declined => "declined",
+            },
             pending: call.pending,
             reopened: call.reopen_count,
             result: answer(call).map(ResultRecord::new),

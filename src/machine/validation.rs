@@ -1,0 +1,111 @@
+//! Rules S1 and S2: when a call to an advertised tool closes, its arguments
+//! are validated against the tool's `parameters` schema; a call with no
+//! schema to check is marked unvalidated, for the application to scrutinise.
+
+use super::Tracker;
+use crate::events::Tool;
+use crate::schema::{PatternEngine, Schema, ValidationError};
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// What validation says of a call's arguments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Validation {
+    /// Not checked: the call is open, its tool is not advertised, the tool
+    /// has no `parameters` schema, or the schema does not compile (rule S2).
+    #[default]
+    Unvalidated,
+    /// The arguments satisfy the tool's schema.
+    Valid,
+    /// They do not: each failure with its instance path and keyword. Empty
+    /// when the text did not even parse (the parse error is on the call).
+    Invalid(Vec<ValidationError>),
+}
+
+/// The advertised tools' schemas, each compiled once, on first use.
+#[derive(Clone)]
+pub(crate) struct Schemas {
+    engine: Rc<dyn PatternEngine>,
+    /// `None`: the tool has no usable schema.
+    compiled: HashMap<String, Option<Rc<Schema>>>,
+}
+
+impl Schemas {
+    pub(crate) fn new(engine: Rc<dyn PatternEngine>) -> Self {
+        Schemas {
+            engine,
+            compiled: HashMap::new(),
+        }
+    }
+
+    /// The advertised tools changed: compile again on next use.
+    pub(crate) fn forget(&mut self) {
+        self.compiled.clear();
+    }
+
+    fn of(&mut self, tool: &Tool) -> Option<Rc<Schema>> {
+        if let Some(schema) = self.compiled.get(&tool.name) {
+            return schema.clone();
+        }
+        let schema = match &tool.parameters {
+            serde_json::Value::Null => None,
+            parameters => Schema::compile(parameters, &*self.engine).ok().map(Rc::new),
+        };
+        self.compiled.insert(tool.name.clone(), schema.clone());
+        schema
+    }
+}
+
+impl fmt::Debug for Schemas {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Schemas")
+            .field("compiled", &self.compiled.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The engine a tracker compiles `pattern`s with unless given one: native
+/// builds have an ECMAScript engine in Rust; the wasm binding always hands
+/// over the host's `RegExp`.
+pub(crate) fn default_engine() -> Rc<dyn PatternEngine> {
+    #[cfg(not(target_arch = "wasm32"))]
+    return Rc::new(crate::schema::RegressEngine);
+    #[cfg(target_arch = "wasm32")]
+    return Rc::new(NoPatterns);
+}
+
+/// Refuses every pattern, so a schema using one stays unvalidated rather
+/// than validated wrongly.
+#[cfg(target_arch = "wasm32")]
+struct NoPatterns;
+
+#[cfg(target_arch = "wasm32")]
+impl PatternEngine for NoPatterns {
+    fn compile(&self, _: &str) -> Result<Box<dyn crate::schema::Pattern>, String> {
+        Err("no pattern engine".into())
+    }
+}
+
+impl Tracker {
+    /// Validates a call that just closed (or was seeded from history).
+    pub(crate) fn validate_call(&mut self, i: usize) {
+        let call = &self.calls[i];
+        let tool = match self.run_tools.get(&call.name) {
+            Some(tool) => Some(tool),
+            None => self.option_tools.get(&call.name),
+        };
+        let schema = tool
+            .filter(|_| call.advertised)
+            .and_then(|t| self.schemas.of(t));
+        let validation = match (schema, call.arguments()) {
+            (Some(schema), Some(Ok(args))) => match schema.validate(args) {
+                errors if errors.is_empty() => Validation::Valid,
+                errors => Validation::Invalid(errors),
+            },
+            (Some(_), Some(Err(_))) => Validation::Invalid(Vec::new()),
+            _ => Validation::Unvalidated,
+        };
+        self.calls[i].validation = validation;
+    }
+}
