@@ -1,0 +1,76 @@
+// Cost of one streamed argument delta, from event to new snapshot, with
+// one call in the thread and with 200 completed calls plus one streaming:
+// push + snapshot should cost what the event changed, not what the thread
+// holds (rule N1). Side by side with @ag-ui/client 1.0.0, whose
+// verifyEvents + defaultApplyEvents emit the new messages state per event.
+// `npm run bench:snapshot`.
+import { AbstractAgent, defaultApplyEvents, verifyEvents } from "@ag-ui/client";
+import { from, lastValueFrom, toArray } from "rxjs";
+import { performance } from "node:perf_hooks";
+import { ToolCallTracker } from "../pkg/index.js";
+import { nsPerOp } from "./support.mjs";
+
+const DELTAS = 4000;
+const input = { threadId: "t", runId: "r", messages: [], tools: [], context: [], state: {}, forwardedProps: {} };
+
+/** RUN_STARTED, then `completed` finished calls with results, then one call opened. */
+function prelude(completed) {
+  const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
+  for (let i = 0; i < completed; i++) {
+    const id = `done_${i}`;
+    events.push(
+      { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "lookup", parentMessageId: `m${i}` },
+      { type: "TOOL_CALL_ARGS", toolCallId: id, delta: JSON.stringify({ query: `record ${i}`, fields: ["a", "b", "c"], limit: 50 }) },
+      { type: "TOOL_CALL_END", toolCallId: id },
+      { type: "TOOL_CALL_RESULT", messageId: `r${i}`, toolCallId: id, content: `result ${i} `.repeat(20), role: "tool" },
+    );
+  }
+  events.push({ type: "TOOL_CALL_START", toolCallId: "live", toolCallName: "write", parentMessageId: "m_live" });
+  return events;
+}
+
+const delta = (i) => ({ type: "TOOL_CALL_ARGS", toolCallId: "live", delta: i === 0 ? '{"text":"' : "abcd" });
+
+function ours(completed) {
+  const tracker = new ToolCallTracker();
+  for (const e of prelude(completed)) tracker.push(e);
+  let i = 0;
+  const ns = nsPerOp(DELTAS, () => {
+    tracker.push(delta(i++));
+    tracker.snapshot();
+  }, 1);
+  tracker.free();
+  return ns;
+}
+
+class Agent extends AbstractAgent {
+  run() {
+    throw new Error("not used");
+  }
+}
+
+async function reference(completed) {
+  const run = async (events) => {
+    const t0 = performance.now();
+    const agent = new Agent({ threadId: "t" });
+    await lastValueFrom(defaultApplyEvents(input, from(events).pipe(verifyEvents()), agent, []).pipe(toArray()));
+    return performance.now() - t0;
+  };
+  const base = prelude(completed);
+  const streamed = [...base, ...Array.from({ length: DELTAS }, (_, i) => delta(i))];
+  await run(streamed); // warm-up
+  const ms = (await run(streamed)) - (await run(base));
+  return (ms * 1e6) / DELTAS;
+}
+
+const rows = [];
+for (const completed of [0, 200]) {
+  const o = ours(completed);
+  const r = await reference(completed);
+  rows.push({ thread: completed ? "200 completed + 1 streaming" : "1 streaming call", ours: o, "@ag-ui/client": r });
+}
+const fmt = (ns) => (ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
+console.log(`cost per TOOL_CALL_ARGS event, push + snapshot (Node ${process.version}, ${DELTAS} deltas)\n`);
+console.table(rows.map((r) => ({ thread: r.thread, ours: fmt(r.ours), "@ag-ui/client": fmt(r["@ag-ui/client"]), "client / ours": `${(r["@ag-ui/client"] / r.ours).toFixed(1)}x` })));
+console.log(`ours, 200 completed + 1 / 1 call: ${(rows[1].ours / rows[0].ours).toFixed(2)}x`);
+console.log(`@ag-ui/client, 200 completed + 1 / 1 call: ${(rows[1]["@ag-ui/client"] / rows[0]["@ag-ui/client"]).toFixed(2)}x`);
