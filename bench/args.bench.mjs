@@ -10,7 +10,9 @@ import { parse as partialJson } from "partial-json";
 import untruncateModule from "untruncate-json";
 import { parsePartialJson } from "@ai-sdk/ui-utils";
 import { ToolCallTracker } from "../pkg/index.js";
-import { nsPerOp, argumentsOfSize, deltas, kb } from "./support.mjs";
+import { nsPerOp, argumentsOfSize, deltas, kb, warmUp } from "./support.mjs";
+
+warmUp(ToolCallTracker);
 
 const untruncateJson = untruncateModule.default ?? untruncateModule;
 const SIZES = [1024, 16 * 1024, 256 * 1024];

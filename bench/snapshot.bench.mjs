@@ -8,7 +8,9 @@ import { AbstractAgent, defaultApplyEvents, verifyEvents } from "@ag-ui/client";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { performance } from "node:perf_hooks";
 import { ToolCallTracker } from "../pkg/index.js";
-import { nsPerOp } from "./support.mjs";
+import { nsPerOp, warmUp } from "./support.mjs";
+
+warmUp(ToolCallTracker);
 
 const DELTAS = 4000;
 const input = { threadId: "t", runId: "r", messages: [], tools: [], context: [], state: {}, forwardedProps: {} };
