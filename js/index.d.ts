@@ -80,7 +80,13 @@ export interface ToolCallState {
   readonly status: "open" | "complete" | "abandoned";
   /** The concatenated deltas, exactly (rule T4). */
   readonly argsText: string;
-  /** While open: a best-effort value of the text so far, computed on first read. `undefined` once complete. */
+  /**
+   * While open: a best-effort value of the text so far (frozen), computed on
+   * first read. A getter on the call's prototype, so it is not an own
+   * enumerable property (`{...call}` and `JSON.stringify(call)` leave it
+   * out). `undefined` once complete. Rules: strings grow as they stream,
+   * numbers and literals appear once complete, nothing shown ever disappears.
+   */
   readonly partialArgs: unknown;
   /** Only when complete and the text parsed (rule T6). */
   readonly args?: unknown;
