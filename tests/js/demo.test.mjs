@@ -1,0 +1,169 @@
+// `npm run demo` in real headless Chromium: the React chat streams a run from
+// the demo agent, shows the frontend call's arguments filling in, renders the
+// model's markup as text, and answers the call (approve or decline) so that the
+// next run is accepted.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { launchChromium } from "./support/chromium.mjs";
+import { root } from "./support/paths.mjs";
+import { startDemo } from "../../scripts/demo.mjs";
+import { CONFIRM_DEPLOY_PARAMETERS, PROPOSED_DEPLOY } from "../../examples/scenarios.mjs";
+import { tools } from "../../examples/demo/tools.js";
+import { SseEvents } from "../../examples/demo/sse.js";
+
+const MARKUP = "<img src=x onerror=alert(1)>";
+const WAIT = { timeout: 20_000 };
+// Screenshots for a reviewer (git-ignored).
+const outDir = path.join(root, "test-output");
+
+let browser;
+let demo;
+before(async () => {
+  mkdirSync(outDir, { recursive: true });
+  [browser, demo] = await Promise.all([launchChromium(), startDemo({ pace: 15 })]);
+});
+after(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+
+/** Opens the demo in a fresh page (a fresh thread) that records what a reviewer would watch. */
+async function openDemo() {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+  const seen = { dialogs: [], errors: [], runs: [] };
+  page.on("dialog", (dialog) => {
+    seen.dialogs.push(dialog.message());
+    dialog.dismiss().catch(() => {});
+  });
+  page.on("pageerror", (error) => seen.errors.push(error.message));
+  page.on("response", (response) => {
+    if (response.url() === demo.endpoint && response.request().method() === "POST") seen.runs.push(response.status());
+  });
+  await page.goto(demo.url);
+  await page.waitForSelector(".composer button:not([disabled])", WAIT);
+  // Every distinct state of the first card, as the page renders it.
+  await page.evaluate(() => {
+    window.cardStates = [];
+    new MutationObserver(() => {
+      const card = document.querySelector(".card");
+      if (!card) return;
+      const state = { status: card.dataset.status, text: card.querySelector("pre").textContent };
+      const last = window.cardStates.at(-1);
+      if (!last || last.status !== state.status || last.text !== state.text) window.cardStates.push(state);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  return { page, seen };
+}
+
+const cardText = (page) => page.locator(".card").first().textContent();
+
+/** Sends the first message and waits for the call to await the user. */
+async function untilPending(page) {
+  await page.click(".composer button");
+  await page.waitForSelector('.card[data-status="pending"]', WAIT);
+}
+
+const waitForText = (page, text) =>
+  page.waitForFunction((t) => document.querySelector(".timeline").textContent.includes(t), text, WAIT);
+
+test("the page advertises confirm_deploy with the agent's parameters schema", () => {
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ["confirm_deploy"],
+  );
+  assert.deepEqual(tools[0].parameters, CONFIRM_DEPLOY_PARAMETERS);
+});
+
+test("the page's text reader gives the same events however the stream is split", () => {
+  const body = 'data: {"type":"A","s":"é€"}\r\n\r\ndata: {"type":"B"}\n\n: comment\rdata: {"type":"C"}\r\r\n';
+  const bytes = new TextEncoder().encode(body);
+  const whole = new SseEvents().push(bytes);
+  assert.deepEqual(
+    whole.map((e) => e.type),
+    ["A", "B", "C"],
+  );
+  assert.equal(whole[0].s, "é€");
+  for (let cut = 1; cut < bytes.length; cut++) {
+    const reader = new SseEvents();
+    const events = [...reader.push(bytes.subarray(0, cut)), ...reader.push(bytes.subarray(cut))];
+    assert.deepEqual(events, whole, `split at byte ${cut}`);
+  }
+});
+
+test("approve: arguments stream in live, markup stays text, and the next run is accepted", async () => {
+  const { page, seen } = await openDemo();
+  try {
+    await untilPending(page);
+
+    // The arguments filled in while the call was open: partial JSON first, growing.
+    const states = await page.evaluate(() => window.cardStates);
+    const streaming = states.filter((s) => s.status === "streaming");
+    const lengths = [...new Set(streaming.map((s) => s.text.length))];
+    assert.ok(lengths.length >= 3, `at least 3 distinct argument lengths while streaming, saw ${lengths}`);
+    assert.deepEqual(lengths, [...lengths].sort((a, b) => a - b), "the arguments only grow");
+    const partial = streaming.map((s) => tryParse(s.text)).find((v) => v && "service" in v && !("notes" in v));
+    assert.ok(partial, "a partial value (service known, notes not yet) was shown while the call was open");
+    const final = states.at(-1);
+    assert.equal(final.status, "pending");
+    assert.deepEqual(JSON.parse(final.text), PROPOSED_DEPLOY);
+
+    // The model's markup is text: in the card's text, never an element, never run.
+    assert.ok((await cardText(page)).includes(MARKUP));
+    assert.equal(await page.evaluate(() => document.querySelectorAll(".card img, img").length), 0);
+    assert.equal(await page.locator(".card .fact-valid").count(), 1, "the arguments are valid against the schema");
+
+    // Going on without answering is refused by the tracker, naming the call; nothing is posted.
+    const callId = await page.locator(".card").first().getAttribute("data-call-id");
+    await page.fill(".composer input", "What now?");
+    await page.click(".composer button");
+    await page.waitForSelector(".problems .error", WAIT);
+    assert.ok((await page.locator(".problems .error").textContent()).includes(callId));
+    assert.deepEqual(seen.runs, [200]);
+    await page.fill(".composer input", "");
+    await page.screenshot({ path: path.join(outDir, "demo-pending.png") });
+
+    await page.click(".card button.approve");
+    await waitForText(page, `Deploying ${PROPOSED_DEPLOY.service} ${PROPOSED_DEPLOY.version}`);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    assert.deepEqual(seen.runs, [200, 200], "the agent accepted the answered thread");
+    assert.equal(await page.locator('.card[data-status="pending"]').count(), 0);
+    assert.equal(await page.locator(".card").first().getAttribute("data-status"), "answered");
+    assert.equal(await page.locator(".card .fact-approved").count(), 1);
+    assert.equal(await page.locator(".problems").count(), 0, "no error and no violation shown");
+
+    await page.screenshot({ path: path.join(outDir, "demo.png") });
+    assert.deepEqual(seen.dialogs, [], "no dialog opened");
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("decline: the call is answered with the refusal and the agent does not deploy", async () => {
+  const { page, seen } = await openDemo();
+  try {
+    await untilPending(page);
+    await page.click(".card button.decline");
+    await waitForText(page, "Understood, not deploying.");
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    assert.deepEqual(seen.runs, [200, 200]);
+    assert.equal(await page.locator(".card").first().getAttribute("data-status"), "declined");
+    assert.equal(await page.locator(".card .fact-declined").count(), 1);
+    assert.ok(!(await page.locator(".timeline").textContent()).includes("Deploying"));
+    await page.screenshot({ path: path.join(outDir, "demo-declined.png") });
+    assert.deepEqual(seen.dialogs, []);
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+function tryParse(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
