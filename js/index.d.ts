@@ -88,7 +88,11 @@ export interface ToolCallState {
    * numbers and literals appear once complete, nothing shown ever disappears.
    */
   readonly partialArgs: unknown;
-  /** Only when complete and the text parsed (rule T6). */
+  /**
+   * Once complete and the text parsed (rule T6): the arguments (frozen),
+   * parsed from `argsText` on first read, keys in the order sent. A lazy
+   * getter like `partialArgs`.
+   */
   readonly args?: unknown;
   readonly argsError?: ArgsError;
   /** The tool was advertised: a frontend call (rule F1). */

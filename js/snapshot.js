@@ -19,6 +19,10 @@ export class ToolCallState {
   #partial;
   #partialValue;
   #partialRead = false;
+  /** Complete with text that parses: `args` is that text's value. */
+  #parsed;
+  #argsValue;
+  #argsRead = false;
 
   constructor(previous, change) {
     this.id = change.id;
@@ -28,8 +32,7 @@ export class ToolCallState {
     this.runId = change.runId;
     this.status = change.status;
     this.argsText = previous ? previous.argsText + change.append : change.append;
-    // A complete call's value only changes by reopening, which reopens it.
-    this.args = previous?.args !== undefined && change.args !== undefined ? previous.args : deepFreeze(change.args);
+    this.#parsed = change.parsed;
     this.argsError = deepFreeze(change.argsError);
     this.advertised = change.advertised;
     this.validation = change.validation;
@@ -42,6 +45,19 @@ export class ToolCallState {
     this.result = change.result && sameResult(previous?.result, change.result) ? previous.result : deepFreeze(change.result);
     this.#partial = change.status === "open" ? change.partial : undefined;
     Object.freeze(this);
+  }
+
+  /**
+   * Once complete and parsed, the arguments (frozen), parsed on first read
+   * from `argsText` by the host's `JSON.parse`: native speed, keys in the
+   * order they were sent. `undefined` otherwise.
+   */
+  get args() {
+    if (!this.#argsRead) {
+      this.#argsRead = true;
+      if (this.#parsed) this.#argsValue = deepFreeze(JSON.parse(this.argsText));
+    }
+    return this.#argsValue;
   }
 
   /**

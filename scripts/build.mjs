@@ -37,10 +37,22 @@ function compile() {
   run(wasmOpt, ["-Oz", "--strip-debug", "--strip-producers", "--strip-target-features", ...wasmFeatures, path.join(bindgenOut, `${crate}_bg.wasm`), "-o", path.join(bindgenOut, `${crate}_opt.wasm`)]);
 }
 
+/**
+ * The glue, less its default of fetching the `.wasm` next to it: the
+ * package embeds the module and starts it with `initSync`, and bundlers
+ * warn about (or copy) a file that is never used.
+ */
+function glue() {
+  const source = readFileSync(path.join(bindgenOut, `${crate}.js`), "utf8");
+  const fetchDefault = `module_or_path = new URL('${crate}_bg.wasm', import.meta.url);`;
+  if (!source.includes(fetchDefault)) throw new Error("the wasm-bindgen glue changed: update glue() in scripts/build.mjs");
+  return source.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
+}
+
 function assemble() {
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(pkg, { recursive: true });
-  cpSync(path.join(bindgenOut, `${crate}.js`), path.join(pkg, `${crate}.js`));
+  writeFileSync(path.join(pkg, `${crate}.js`), glue());
   const wasm = readFileSync(path.join(bindgenOut, `${crate}_opt.wasm`));
   // Embedding the module makes `import` enough in every host (Node, browser,
   // worker, any bundler): no fetch, no asset plugin, synchronous start.

@@ -61,7 +61,6 @@ impl<'a> SummaryRecord<'a> {
             .iter()
             .enumerate()
             .map(|(index, call)| CallRecord {
-                args: None,
                 partial: None,
                 ..CallRecord::new(index, call, call.args_text().len())
             })
@@ -141,8 +140,9 @@ struct CallRecord<'a> {
     /// While open: `argsText.slice(0, cut) + suffix` is the partial value.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial: Option<PartialRecord>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    args: Option<&'a Value>,
+    /// Complete, and the text parsed: JS parses its own copy of the text,
+    /// natively and in key order, when `args` is first read.
+    parsed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     args_error: Option<ArgsErrorRecord<'a>>,
     advertised: bool,
@@ -255,7 +255,7 @@ impl<'a> CallRecord<'a> {
                 cut: p.cut_utf16,
                 suffix: p.suffix,
             }),
-            args: completed.and_then(|r| r.as_ref().ok()),
+            parsed: matches!(completed, Some(Ok(_))),
             args_error: completed
                 .and_then(|r| r.as_ref().err())
                 .or(call.args_error())

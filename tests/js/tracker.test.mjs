@@ -226,3 +226,16 @@ test("s5_limits_from_options_mark_the_call_and_keep_going", () => {
 test("options_with_unknown_keys_are_refused", () => {
   assert.throws(() => new ToolCallTracker({ tool: [] }), /unknown field/);
 });
+
+test("t6_complete_args_keep_the_key_order_the_producer_sent", () => {
+  const t = tracker();
+  t.push(start("c1", "f"));
+  const open = t.push(args("c1", '{"zeta":1,"alpha":{"y":2,"b":3},'));
+  assert.deepEqual(Object.keys(open.calls[0].partialArgs), ["zeta", "alpha"]);
+  t.push(args("c1", '"mid":true}'));
+  const done = t.push(end("c1"));
+  assert.deepEqual(Object.keys(done.calls[0].args), ["zeta", "alpha", "mid"]);
+  assert.deepEqual(Object.keys(done.calls[0].args.alpha), ["y", "b"]);
+  assert.ok(Object.isFrozen(done.calls[0].args.alpha));
+  assert.equal(done.calls[0].args, done.calls[0].args, "parsed once");
+});
