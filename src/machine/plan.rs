@@ -6,6 +6,7 @@ use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
 use crate::chunks::{owner_name, LaneKey, ToolChunk};
 use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -246,7 +247,7 @@ impl Tracker {
                 let v = plan.violation(
                     "E3",
                     Severity::Warning,
-                    format!("unknown event type {event_type:?} passed over"),
+                    format!("unknown event type {} passed over", quoted(&event_type)),
                 );
                 plan.record(v);
             }
@@ -326,7 +327,10 @@ impl Tracker {
             Some(first) => Err(plan
                 .fatal(
                     "L4",
-                    format!("RUN_FINISHED while tool calls are open: {open:?}"),
+                    format!(
+                        "RUN_FINISHED while tool calls are open: {}",
+                        quoted_list(open.iter().copied())
+                    ),
                 )
                 .with_call(first)),
         }
@@ -348,7 +352,10 @@ impl Tracker {
             .filter(|&i| self.open_in(plan, i));
         let Some(index) = index else {
             return Err(plan
-                .fatal(code, format!("{what} for call {id:?}, which is not open"))
+                .fatal(
+                    code,
+                    format!("{what} for call {}, which is not open", quoted(id)),
+                )
                 .with_call(id));
         };
         self.check_owner(plan, index, owner, what)?;
@@ -369,9 +376,9 @@ impl Tracker {
                 .fatal(
                     "A3",
                     format!(
-                        "{what} from {} for call {:?}, which belongs to {}",
+                        "{what} from {} for call {}, which belongs to {}",
                         owner_name(Some(o)),
-                        call.id,
+                        quoted(&call.id),
                         owner_name(call.owner.as_deref())
                     ),
                 )
@@ -397,9 +404,10 @@ impl Tracker {
                     .fatal(
                         "A2",
                         format!(
-                            "tool call {id:?} from {} names parent message {:?}, which belongs to {}",
+                            "tool call {} from {} names parent message {}, which belongs to {}",
+                            quoted(&id),
                             owner_name(Some(o)),
-                            parent.as_deref().unwrap_or_default(),
+                            quoted(parent.as_deref().unwrap_or_default()),
                             owner_name(m.as_deref())
                         ),
                     )
@@ -417,7 +425,10 @@ impl Tracker {
                 return Err(plan
                     .fatal(
                         "T3",
-                        format!("TOOL_CALL_START for call {id:?}, which is already open"),
+                        format!(
+                            "TOOL_CALL_START for call {}, which is already open",
+                            quoted(&id)
+                        ),
                     )
                     .with_call(&id))
             }
@@ -466,8 +477,10 @@ impl Tracker {
                 .fatal(
                     "T8",
                     format!(
-                        "reopening call {:?} named {:?} as {:?}",
-                        call.id, call.name, name
+                        "reopening call {} named {} as {}",
+                        quoted(&call.id),
+                        quoted(&call.name),
+                        quoted(name)
                     ),
                 )
                 .with_call(&call.id));
@@ -477,8 +490,10 @@ impl Tracker {
                 .fatal(
                     "T8",
                     format!(
-                        "reopening call {:?} (parent message {:?}) with parent message {:?}",
-                        call.id, call.parent_message_id, parent
+                        "reopening call {} (parent message {}) with parent message {}",
+                        quoted(&call.id),
+                        quoted_or_none(call.parent_message_id.as_deref()),
+                        quoted_or_none(parent)
                     ),
                 )
                 .with_call(&call.id));
@@ -488,8 +503,8 @@ impl Tracker {
                 .fatal(
                     "A4",
                     format!(
-                        "reopening call {:?} of {} under {}",
-                        call.id,
+                        "reopening call {} of {} under {}",
+                        quoted(&call.id),
                         owner_name(call.owner.as_deref()),
                         owner_name(o.as_deref())
                     ),
@@ -506,7 +521,8 @@ impl Tracker {
                 .fatal(
                     "S5",
                     format!(
-                        "call {id:?} exceeds the limit of {} tool calls per thread",
+                        "call {} exceeds the limit of {} tool calls per thread",
+                        quoted(id),
                         self.options.limits.max_calls
                     ),
                 )
@@ -522,7 +538,10 @@ impl Tracker {
                 .violation(
                     "T10",
                     Severity::Warning,
-                    format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which was never seen"),
+                    format!(
+                        "TOOL_CALL_RESULT for call {}, which was never seen",
+                        quoted(&tool_call_id)
+                    ),
                 )
                 .with_call(&tool_call_id)
                 .with_message(&result.message_id);
@@ -547,14 +566,17 @@ impl Tracker {
             flag(
                 "T11",
                 Severity::Violation,
-                format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which is still open"),
+                format!(
+                    "TOOL_CALL_RESULT for call {}, which is still open",
+                    quoted(&tool_call_id)
+                ),
             );
         }
         if !call.results.is_empty() {
             flag(
                 "T12",
                 Severity::Warning,
-                format!("a second result for call {tool_call_id:?}"),
+                format!("a second result for call {}", quoted(&tool_call_id)),
             );
         }
         if call.advertised {
@@ -562,8 +584,9 @@ impl Tracker {
                 "F4",
                 Severity::Violation,
                 format!(
-                    "the producer answered frontend call {tool_call_id:?} ({:?}); the call stays pending for the application",
-                    call.name
+                    "the producer answered frontend call {} ({}); the call stays pending for the application",
+                    quoted(&tool_call_id),
+                    quoted(&call.name)
                 ),
             );
             result.rejected = true;
