@@ -9,6 +9,7 @@
 use crate::events::Text;
 use crate::machine::plan::{CallRef, Op, Plan};
 use crate::machine::Tracker;
+use crate::quote::{quoted, quoted_or_none};
 use crate::violation::Violation;
 use std::collections::HashMap;
 
@@ -66,9 +67,9 @@ impl Tracker {
                 return Err(plan.fatal(
                     "C6",
                     format!(
-                        "TOOL_CALL_CHUNK from owner {} for call {:?}, held open by the lane of {}",
+                        "TOOL_CALL_CHUNK from owner {} for call {}, held open by the lane of {}",
                         owner_name(Some(owner)),
-                        chunk.id.as_deref().unwrap_or_default(),
+                        quoted(chunk.id.as_deref().unwrap_or_default()),
                         owner_name(lane.as_deref())
                     ),
                 ));
@@ -132,8 +133,10 @@ impl Tracker {
                 .fatal(
                     "C2",
                     format!(
-                        "TOOL_CALL_CHUNK continuing call {:?} named {:?} repeats toolCallName {:?}",
-                        call.id, call.name, name
+                        "TOOL_CALL_CHUNK continuing call {} named {} repeats toolCallName {}",
+                        quoted(&call.id),
+                        quoted(&call.name),
+                        quoted(name)
                     ),
                 )
                 .with_call(&call.id));
@@ -144,8 +147,10 @@ impl Tracker {
                     .fatal(
                         "C2",
                         format!(
-                            "TOOL_CALL_CHUNK continuing call {:?} (parent message {:?}) repeats parentMessageId {:?}",
-                            call.id, call.parent_message_id, parent
+                            "TOOL_CALL_CHUNK continuing call {} (parent message {}) repeats parentMessageId {}",
+                            quoted(&call.id),
+                            quoted_or_none(call.parent_message_id.as_deref()),
+                            quoted(parent)
                         ),
                     )
                     .with_call(&call.id));
@@ -259,7 +264,7 @@ impl Tracker {
 /// How messages name an owner.
 pub(crate) fn owner_name(owner: Option<&str>) -> String {
     match owner {
-        Some(o) => format!("subagent {o:?}"),
+        Some(o) => format!("subagent {}", quoted(o)),
         None => "the parent agent".to_owned(),
     }
 }

@@ -22,6 +22,7 @@ pub mod args;
 pub mod chunks;
 pub mod events;
 pub mod machine;
+mod quote;
 pub mod schema;
 pub mod snapshot;
 pub mod sse;

@@ -12,6 +12,7 @@ mod scanner;
 
 use serde_json::Value;
 
+use crate::quote::quoted;
 pub use nesting::MAX_DEPTH_CEILING;
 use scanner::{End, Reason, Scanner, Stop};
 
@@ -235,7 +236,7 @@ impl ArgsReader {
             (_, Some(rest)) => rest
                 .chars()
                 .next()
-                .map(|c| format!(", found {c:?}"))
+                .map(|c| format!(", found {}", quoted(c.encode_utf8(&mut [0; 4]))))
                 .unwrap_or_default(),
         };
         parse_error(

@@ -191,13 +191,11 @@ fn hex_value(b: u8) -> Option<u16> {
     char::from(b).to_digit(16).map(|d| d as u16)
 }
 
-/// Whether the number text is within the range of an `f64` (as the final
-/// parse requires).
+/// Whether the number text is within the range of an `f64`, asked of the
+/// parser that reads the final text (so both agree at the boundary, and no
+/// second float parser is linked).
 fn number_is_finite(text: &[u8]) -> bool {
-    std::str::from_utf8(text)
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .is_some_and(f64::is_finite)
+    std::str::from_utf8(text).is_ok_and(|s| serde_json::from_str::<serde_json::Value>(s).is_ok())
 }
 
 impl Scanner {

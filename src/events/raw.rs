@@ -4,7 +4,7 @@
 //! is `TOOL_CALL_ARGS`); only the rare opaque payloads become values.
 
 use super::{passed_over_family, payload, Event, EventBody, EventError, Text};
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, Error, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
@@ -170,6 +170,33 @@ impl<'de> Visitor<'de> for RawVisitor {
         f.write_str("an event object")
     }
 
+    // Every other kind of value is refused here, with our own message:
+    // serde's default type errors would link float formatting.
+    fn visit_bool<E: Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(not_an_object("a boolean"))
+    }
+    fn visit_i64<E: Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(not_an_object("a number"))
+    }
+    fn visit_u64<E: Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(not_an_object("a number"))
+    }
+    fn visit_f64<E: Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(not_an_object("a number"))
+    }
+    fn visit_str<E: Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(not_an_object("a string"))
+    }
+    fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
+        Err(not_an_object("null"))
+    }
+    fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
+        Err(not_an_object("null"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(not_an_object("an array"))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEvent<'de>, A::Error> {
         let mut raw = RawEvent::default();
         while let Some(key) = map.next_key::<Key>()? {
@@ -211,6 +238,10 @@ impl<'de> Visitor<'de> for RawVisitor {
     }
 }
 
+fn not_an_object<E: Error>(found: &str) -> E {
+    E::custom(format_args!("found {found}"))
+}
+
 /// Field checks for one event type, naming the type in every error.
 struct Check<'t> {
     event_type: &'t str,
@@ -249,7 +280,7 @@ impl Check<'_> {
 
 impl<'a> RawEvent<'a> {
     pub(super) fn read<D: Deserializer<'a>>(d: D) -> Result<Self, EventError> {
-        d.deserialize_map(RawVisitor)
+        d.deserialize_any(RawVisitor)
             .map_err(|e| EventError::e2(format!("not an event object: {e}")))
     }
 

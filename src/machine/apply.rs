@@ -6,6 +6,7 @@ use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolC
 use super::{Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
 use crate::events::{Message, Outcome, Tool};
+use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
 use serde_json::Value;
 
@@ -177,8 +178,9 @@ impl Tracker {
         }
         if let Err(e) = call.args.push(delta) {
             let message = format!(
-                "event {index}: arguments of call {:?}: {}",
-                call.id, e.message
+                "event {index}: arguments of call {}: {}",
+                quoted(&call.id),
+                e.message
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
@@ -251,8 +253,9 @@ impl Tracker {
             let call = &self.calls[i];
             if !call.advertised {
                 let message = format!(
-                    "event {index}: call {:?} to unadvertised tool {:?} left unanswered",
-                    call.id, call.name
+                    "event {index}: call {} to unadvertised tool {} left unanswered",
+                    quoted(&call.id),
+                    quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
                 self.violations.push(v);
@@ -274,7 +277,9 @@ impl Tracker {
             declared.len() == derived.len() && declared.iter().zip(&derived).all(|(a, b)| a == b);
         if !declared.is_empty() && !same {
             let message = format!(
-                "event {index}: outcome.pendingToolCallIds {declared:?} disagrees with the pending calls {derived:?}"
+                "event {index}: outcome.pendingToolCallIds {} disagrees with the pending calls {}",
+                quoted_list(declared.iter().map(String::as_str)),
+                quoted_list(derived.iter().copied())
             );
             self.violations
                 .push(Violation::new("F3", Severity::Violation, index, message));

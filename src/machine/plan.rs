@@ -6,6 +6,7 @@ use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
 use crate::chunks::{owner_name, LaneKey, ToolChunk};
 use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
 use serde_json::Value;
 use std::collections::HashSet;
@@ -252,7 +253,7 @@ impl Tracker {
                 let v = plan.violation(
                     "E3",
                     Severity::Warning,
-                    format!("unknown event type {event_type:?} passed over"),
+                    format!("unknown event type {} passed over", quoted(&event_type)),
                 );
                 plan.record(v);
             }
@@ -332,7 +333,10 @@ impl Tracker {
             Some(first) => Err(plan
                 .fatal(
                     "L4",
-                    format!("RUN_FINISHED while tool calls are open: {open:?}"),
+                    format!(
+                        "RUN_FINISHED while tool calls are open: {}",
+                        quoted_list(open.iter().copied())
+                    ),
                 )
                 .with_call(first)),
         }
@@ -354,7 +358,10 @@ impl Tracker {
             .filter(|&i| self.open_in(plan, i));
         let Some(index) = index else {
             return Err(plan
-                .fatal(code, format!("{what} for call {id:?}, which is not open"))
+                .fatal(
+                    code,
+                    format!("{what} for call {}, which is not open", quoted(id)),
+                )
                 .with_call(id));
         };
         self.check_owner(plan, index, owner, what)?;
@@ -375,9 +382,9 @@ impl Tracker {
                 .fatal(
                     "A3",
                     format!(
-                        "{what} from {} for call {:?}, which belongs to {}",
+                        "{what} from {} for call {}, which belongs to {}",
                         owner_name(Some(o)),
-                        call.id,
+                        quoted(&call.id),
                         owner_name(call.owner.as_deref())
                     ),
                 )
@@ -403,9 +410,10 @@ impl Tracker {
                     .fatal(
                         "A2",
                         format!(
-                            "tool call {id:?} from {} names parent message {:?}, which belongs to {}",
+                            "tool call {} from {} names parent message {}, which belongs to {}",
+                            quoted(&id),
                             owner_name(Some(o)),
-                            parent.as_deref().unwrap_or_default(),
+                            quoted(parent.as_deref().unwrap_or_default()),
                             owner_name(m.as_deref())
                         ),
                     )
@@ -423,7 +431,10 @@ impl Tracker {
                 return Err(plan
                     .fatal(
                         "T3",
-                        format!("TOOL_CALL_START for call {id:?}, which is already open"),
+                        format!(
+                            "TOOL_CALL_START for call {}, which is already open",
+                            quoted(&id)
+                        ),
                     )
                     .with_call(&id))
             }
@@ -472,8 +483,10 @@ impl Tracker {
                 .fatal(
                     "T8",
                     format!(
-                        "reopening call {:?} named {:?} as {:?}",
-                        call.id, call.name, name
+                        "reopening call {} named {} as {}",
+                        quoted(&call.id),
+                        quoted(&call.name),
+                        quoted(name)
                     ),
                 )
                 .with_call(&call.id));
@@ -483,8 +496,10 @@ impl Tracker {
                 .fatal(
                     "T8",
                     format!(
-                        "reopening call {:?} (parent message {:?}) with parent message {:?}",
-                        call.id, call.parent_message_id, parent
+                        "reopening call {} (parent message {}) with parent message {}",
+                        quoted(&call.id),
+                        quoted_or_none(call.parent_message_id.as_deref()),
+                        quoted_or_none(parent)
                     ),
                 )
                 .with_call(&call.id));
@@ -494,8 +509,8 @@ impl Tracker {
                 .fatal(
                     "A4",
                     format!(
-                        "reopening call {:?} of {} under {}",
-                        call.id,
+                        "reopening call {} of {} under {}",
+                        quoted(&call.id),
                         owner_name(call.owner.as_deref()),
                         owner_name(o.as_deref())
                     ),
@@ -512,7 +527,8 @@ impl Tracker {
                 .fatal(
                     "S5",
                     format!(
-                        "call {id:?} exceeds the limit of {} tool calls per thread",
+                        "call {} exceeds the limit of {} tool calls per thread",
+                        quoted(id),
                         self.options.limits.max_calls
                     ),
                 )
@@ -528,7 +544,10 @@ impl Tracker {
                 .violation(
                     "T10",
                     Severity::Warning,
-                    format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which was never seen"),
+                    format!(
+                        "TOOL_CALL_RESULT for call {}, which was never seen",
+                        quoted(&tool_call_id)
+                    ),
                 )
                 .with_call(&tool_call_id)
                 .with_message(&result.message_id);
@@ -553,14 +572,17 @@ impl Tracker {
             flag(
                 "T11",
                 Severity::Violation,
-                format!("TOOL_CALL_RESULT for call {tool_call_id:?}, which is still open"),
+                format!(
+                    "TOOL_CALL_RESULT for call {}, which is still open",
+                    quoted(&tool_call_id)
+                ),
             );
         }
         if !call.results.is_empty() {
             flag(
                 "T12",
                 Severity::Warning,
-                format!("a second result for call {tool_call_id:?}"),
+                format!("a second result for call {}", quoted(&tool_call_id)),
             );
         }
         if call.advertised {
@@ -568,8 +590,9 @@ impl Tracker {
                 "F4",
                 Severity::Violation,
                 format!(
-                    "the producer answered frontend call {tool_call_id:?} ({:?}); the call stays pending for the application",
-                    call.name
+                    "the producer answered frontend call {} ({}); the call stays pending for the application",
+                    quoted(&tool_call_id),
+                    quoted(&call.name)
                 ),
             );
             result.rejected = true;

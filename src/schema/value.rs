@@ -39,9 +39,10 @@ pub(crate) fn canonical(value: &Value) -> String {
             Step::Value(Value::Object(map)) => {
                 out.push('{');
                 stack.push(Step::Text("}"));
-                let mut entries: Vec<_> = map.iter().collect();
-                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                for (i, (k, v)) in entries.into_iter().enumerate().rev() {
+                // serde_json's map (a B-tree: this crate does not enable
+                // `preserve_order`) already iterates in key order; sorting
+                // here would link one more sort into the wasm.
+                for (i, (k, v)) in map.iter().enumerate().rev() {
                     stack.push(Step::Value(v));
                     stack.push(Step::Key(k));
                     if i > 0 {

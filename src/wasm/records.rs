@@ -10,7 +10,7 @@ use crate::{
     Validation, Violation,
 };
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 #[derive(Serialize)]
 pub struct ChangeRecord<'a> {
@@ -108,16 +108,30 @@ impl<'a> RunRecord<'a> {
     }
 }
 
+/// Built field by field: `json!` with interpolated values goes through
+/// `to_value(..).unwrap()`, whose panic path links `Debug` formatting.
 fn outcome_json(outcome: &Outcome) -> Value {
-    match outcome {
+    let mut map = Map::new();
+    let (kind, list) = match outcome {
         Outcome::Success {
-            pending_tool_call_ids: Some(ids),
-        } => serde_json::json!({ "type": "success", "pendingToolCallIds": ids }),
-        Outcome::Success { .. } => serde_json::json!({ "type": "success" }),
-        Outcome::Interrupt { interrupts } => {
-            serde_json::json!({ "type": "interrupt", "interrupts": interrupts })
-        }
+            pending_tool_call_ids,
+        } => (
+            "success",
+            pending_tool_call_ids.as_ref().map(|ids| {
+                let ids = ids.iter().cloned().map(Value::String).collect();
+                ("pendingToolCallIds", Value::Array(ids))
+            }),
+        ),
+        Outcome::Interrupt { interrupts } => (
+            "interrupt",
+            Some(("interrupts", Value::Array(interrupts.clone()))),
+        ),
+    };
+    map.insert("type".to_owned(), Value::String(kind.to_owned()));
+    if let Some((key, value)) = list {
+        map.insert(key.to_owned(), value);
     }
+    Value::Object(map)
 }
 
 #[derive(Serialize)]

@@ -1,0 +1,38 @@
+//! Ids and names as messages show them: quoted, as JSON string literals.
+//!
+//! `{:?}` would do much the same, but links the `Debug` escaping machinery
+//! and its Unicode tables into the wasm module; serde_json's string escaper
+//! is there anyway.
+
+/// `s` between double quotes, with quotes, backslashes and control
+/// characters escaped as in JSON.
+pub(crate) fn quoted(s: &str) -> String {
+    // Serialising a string to JSON cannot fail.
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// An optional id: quoted, or `none`.
+pub(crate) fn quoted_or_none(s: Option<&str>) -> String {
+    s.map_or_else(|| "none".to_owned(), quoted)
+}
+
+/// A list of ids: `["a", "b"]`.
+pub(crate) fn quoted_list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items.into_iter().map(quoted).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_escapes_like_json() {
+        assert_eq!(quoted("c1"), "\"c1\"");
+        assert_eq!(quoted("a\"b\\c\n"), r#""a\"b\\c\n""#);
+        assert_eq!(quoted_or_none(None), "none");
+        assert_eq!(quoted_or_none(Some("m")), "\"m\"");
+        assert_eq!(quoted_list(["a", "b"]), r#"["a", "b"]"#);
+        assert_eq!(quoted_list([]), "[]");
+    }
+}
