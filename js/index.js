@@ -1,16 +1,19 @@
 // The public face of the package: the ToolCallTracker class over the wasm core.
 import { initSync, WasmTracker } from "./agui_tool_calls.js";
-import { wasmLatin1 } from "./wasm-bytes.js";
+import { wasmGzipBase64 } from "./wasm-bytes.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
-// The module is embedded (one character per byte), so importing this file is
-// all it takes in Node, a browser page, a worker or a bundler.
-initSync({ module: latin1Bytes(wasmLatin1) });
+// The module is embedded, so importing this file is all it takes in Node, a
+// browser page, a worker or a bundler: by the time `import` resolves, the
+// wasm is instantiated (top-level await, no fetch).
+initSync({ module: await WebAssembly.compile(await gunzip(wasmGzipBase64)) });
 
-function latin1Bytes(text) {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+async function gunzip(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Response(stream).arrayBuffer();
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */

@@ -6,6 +6,7 @@
 
 mod application;
 mod apply;
+mod indices;
 pub(crate) mod plan;
 mod state;
 mod validation;
@@ -20,7 +21,8 @@ use crate::args::ArgsLimits;
 use crate::chunks::Lanes;
 use crate::events::{Event, Tool};
 use crate::violation::{Severity, Violation};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use indices::Indices;
+use std::collections::{HashMap, HashSet};
 
 /// Bounds on what one thread may make the tracker hold (rule S5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +90,7 @@ pub struct Tracker {
     pub(crate) calls: Vec<ToolCall>,
     pub(crate) by_id: HashMap<String, usize>,
     /// Open calls, by index (so, in first-start order).
-    pub(crate) open: BTreeSet<usize>,
+    pub(crate) open: Indices,
     pub(crate) run: RunState,
     /// Calls (re)opened in the current run.
     pub(crate) run_calls: Vec<usize>,
@@ -101,7 +103,7 @@ pub struct Tracker {
     pub(crate) message_ids: HashSet<String>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
-    pub(crate) undelivered: BTreeSet<usize>,
+    pub(crate) undelivered: Indices,
     pub(crate) lanes: Lanes,
     pub(crate) violations: Vec<Violation>,
     pub(crate) unmatched: Vec<UnmatchedResult>,
@@ -134,14 +136,14 @@ impl Tracker {
             options,
             calls: Vec::new(),
             by_id: HashMap::new(),
-            open: BTreeSet::new(),
+            open: Indices::default(),
             run: RunState::idle(),
             run_calls: Vec::new(),
             option_tools,
             run_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
-            undelivered: BTreeSet::new(),
+            undelivered: Indices::default(),
             lanes: Lanes::default(),
             violations: Vec::new(),
             unmatched: Vec::new(),

@@ -13,7 +13,7 @@ use super::uri::{self, escape_token, percent_decode, pointer_get, resolve, split
 use super::value::canonical;
 use super::{Draft, SchemaError};
 use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// Deepest nesting of subschemas the compiler follows.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
@@ -69,7 +69,7 @@ pub(crate) struct Keywords {
     pub(crate) max_properties: Option<u64>,
     pub(crate) min_properties: Option<u64>,
     pub(crate) required: Vec<String>,
-    pub(crate) properties: BTreeMap<String, NodeId>,
+    pub(crate) properties: HashMap<String, NodeId>,
     pub(crate) pattern_properties: Vec<(Box<dyn Pattern>, NodeId)>,
     pub(crate) additional_properties: Option<NodeId>,
     pub(crate) property_names: Option<NodeId>,
@@ -142,7 +142,7 @@ pub(crate) fn compile(
             value: root,
             dynamic_anchors: Vec::new(),
         }],
-        registry: BTreeMap::new(),
+        registry: HashMap::new(),
         pending: Vec::new(),
         tracks: false,
     };
@@ -163,7 +163,7 @@ struct Compiler<'v, 'e> {
     nodes: Vec<(Node, usize)>,
     resources: Vec<Resource<'v>>,
     /// `uri#fragment` of every subschema and anchor, to the node.
-    registry: BTreeMap<String, NodeId>,
+    registry: HashMap<String, NodeId>,
     pending: Vec<Pending>,
     tracks: bool,
 }

@@ -15,7 +15,7 @@ use super::uri::escape_token;
 use super::value::{canonical, is_integer, is_multiple_of, number_text};
 use super::ValidationError;
 use serde_json::{Map, Number, Value};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Deepest nesting of subschema applications validation follows.
@@ -727,9 +727,9 @@ fn counts(kw: &Keywords, map: &Map<String, Value>, path: &Path, out: &mut Out<'_
 
 /// The first pair of equal items, if any, found in O(n log n).
 fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
-    // A map of canonical texts, of the same type as `properties`, so the
-    // wasm carries one B-tree instantiation.
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    // A map of canonical texts, of the type the tracker's id index has, so
+    // the wasm carries one hash-map instantiation for both.
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         if let Some(j) = seen.insert(canonical(item), i) {
             return Some((j, i));

@@ -25,12 +25,12 @@ pub struct ChangeRecord<'a> {
 impl<'a> ChangeRecord<'a> {
     /// The record of `changes`, read from the tracker they were taken from.
     pub fn new(tracker: &'a Tracker, changes: &Changes) -> Self {
-        let mut calls: Vec<CallRecord> = changes
+        // In the order they changed: the JS layer places each by index.
+        let calls = changes
             .calls
             .iter()
             .map(|c| CallRecord::new(c.index, &tracker.calls()[c.index], c.text_from))
             .collect();
-        calls.sort_unstable_by_key(|c| c.index);
         ChangeRecord {
             version: tracker.version(),
             run: changes.run.then(|| RunRecord::new(tracker.run())),
