@@ -1,6 +1,6 @@
 // Builds the publishable package into pkg/:
 //   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt -Oz
-//   -> the wasm embedded as base64 in an ES module -> the JS layer of js/
+//   -> the wasm gzipped and embedded as base64 in an ES module -> the JS layer of js/
 //   and what pkg-template/ adds (package.json, README, LICENSE).
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
