@@ -2,21 +2,12 @@
 // RunAgentInput, decide whether the run may start and which events it streams.
 // Pure data in, data out; the HTTP side lives in agent-server.mjs.
 import { randomUUID } from "node:crypto";
+import { CONFIRM_DEPLOY_PARAMETERS } from "./confirm-deploy.mjs";
 
 export const CONFIRM_DEPLOY = "confirm_deploy";
 
 /** The parameters schema the demo page advertises for `confirm_deploy`. */
-export const CONFIRM_DEPLOY_PARAMETERS = Object.freeze({
-  type: "object",
-  properties: {
-    service: { type: "string" },
-    version: { type: "string", pattern: "^v\\d+\\.\\d+\\.\\d+$" },
-    replicas: { type: "integer", minimum: 1, maximum: 20 },
-    notes: { type: "string" },
-  },
-  required: ["service", "version", "replicas"],
-  additionalProperties: false,
-});
+export { CONFIRM_DEPLOY_PARAMETERS };
 
 /** The deployment the scripted agent proposes. `notes` carries markup on purpose: a page must show it as text. */
 export const PROPOSED_DEPLOY = Object.freeze({

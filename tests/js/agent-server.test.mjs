@@ -3,19 +3,9 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { EventSchema } from "@ag-ui/core/schemas";
 import { startAgentServer } from "../../examples/agent-server.mjs";
+import { CONFIRM_DEPLOY_TOOL } from "../../examples/confirm-deploy.mjs";
 
-const DEPLOY_PARAMETERS = {
-  type: "object",
-  properties: {
-    service: { type: "string" },
-    version: { type: "string", pattern: "^v\\d+\\.\\d+\\.\\d+$" },
-    replicas: { type: "integer", minimum: 1, maximum: 20 },
-    notes: { type: "string" },
-  },
-  required: ["service", "version", "replicas"],
-  additionalProperties: false,
-};
-const TOOLS = [{ name: "confirm_deploy", description: "Ask the user to confirm a deployment.", parameters: DEPLOY_PARAMETERS }];
+const TOOLS = [CONFIRM_DEPLOY_TOOL];
 
 let server;
 before(async () => {
@@ -132,7 +122,7 @@ test("run 1 streams text, then a confirm_deploy call in small deltas, and finish
   assert.ok(types.lastIndexOf("TOOL_CALL_ARGS") < types.indexOf("TOOL_CALL_END"));
 
   const args = JSON.parse(deltas.join(""));
-  assert.deepEqual(schemaErrors(args, DEPLOY_PARAMETERS), []);
+  assert.deepEqual(schemaErrors(args, CONFIRM_DEPLOY_TOOL.parameters), []);
   assert.ok(args.notes.includes("<img src=x onerror=alert(1)>"));
   assert.deepEqual(events.at(-1).outcome, { type: "success", pendingToolCallIds: [start.toolCallId] });
 });

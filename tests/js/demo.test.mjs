@@ -9,8 +9,7 @@ import path from "node:path";
 import { launchChromium } from "./support/chromium.mjs";
 import { root } from "./support/paths.mjs";
 import { startDemo } from "../../scripts/demo.mjs";
-import { CONFIRM_DEPLOY_PARAMETERS, PROPOSED_DEPLOY } from "../../examples/scenarios.mjs";
-import { tools } from "../../examples/demo/tools.js";
+import { PROPOSED_DEPLOY } from "../../examples/scenarios.mjs";
 import { SseEvents } from "../../examples/demo/sse.js";
 
 const MARKUP = "<img src=x onerror=alert(1)>";
@@ -67,14 +66,6 @@ async function untilPending(page) {
 
 const waitForText = (page, text) =>
   page.waitForFunction((t) => document.querySelector(".timeline").textContent.includes(t), text, WAIT);
-
-test("the page advertises confirm_deploy with the agent's parameters schema", () => {
-  assert.deepEqual(
-    tools.map((t) => t.name),
-    ["confirm_deploy"],
-  );
-  assert.deepEqual(tools[0].parameters, CONFIRM_DEPLOY_PARAMETERS);
-});
 
 test("the page's text reader gives the same events however the stream is split", () => {
   const body = 'data: {"type":"A","s":"é€"}\r\n\r\ndata: {"type":"B"}\n\n: comment\rdata: {"type":"C"}\r\r\n';
