@@ -25,6 +25,7 @@ export class ToolCallState {
   #argsRead = false;
 
   constructor(previous, change) {
+    if (change.textOnly) return ToolCallState.#withText(this, previous, change);
     this.id = change.id;
     this.name = change.name;
     this.parentMessageId = change.parentMessageId;
@@ -45,6 +46,29 @@ export class ToolCallState {
     this.result = change.result && sameResult(previous?.result, change.result) ? previous.result : deepFreeze(change.result);
     this.#partial = change.status === "open" ? change.partial : undefined;
     Object.freeze(this);
+  }
+
+  /** `previous` with text appended, every other field as it was (an open call). */
+  static #withText(self, previous, change) {
+    // Spelled out, in the constructor's order: one object shape for all.
+    self.id = previous.id;
+    self.name = previous.name;
+    self.parentMessageId = previous.parentMessageId;
+    self.subagentRunId = previous.subagentRunId;
+    self.runId = previous.runId;
+    self.status = previous.status;
+    self.argsText = previous.argsText + change.append;
+    self.argsError = previous.argsError;
+    self.advertised = previous.advertised;
+    self.validation = previous.validation;
+    self.consent = previous.consent;
+    self.pending = previous.pending;
+    self.reopened = previous.reopened;
+    self.results = previous.results;
+    self.result = previous.result;
+    self.#partial = change.partial;
+    self.#parsed = false;
+    return Object.freeze(self);
   }
 
   /**
@@ -74,6 +98,12 @@ export class ToolCallState {
     }
     return this.#partialValue;
   }
+}
+
+/** The short record of a delta appended to one open call (see the binding's records). */
+function textOnly([version, index, append, cut, suffix]) {
+  const partial = cut < 0 ? undefined : { cut, suffix };
+  return { version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null };
 }
 
 const sameResult = (a, b) => a !== undefined && a.messageId === b.messageId && a.source === b.source;
@@ -108,8 +138,9 @@ export class SnapshotBuilder {
   }
 
   /** Folds one change record in; returns the snapshot (the same object when nothing changed). */
-  apply(changes) {
+  apply(record) {
     const prev = this.#snapshot;
+    const changes = Array.isArray(record) ? textOnly(record) : record;
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;

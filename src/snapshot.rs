@@ -27,6 +27,8 @@ pub struct CallChange {
     /// The byte offset from which its argument text is new: the text only
     /// grows (rules T4, T7), so `&text[text_from..]` is all there is to send.
     pub text_from: usize,
+    /// Only argument text was appended: every other field is as it was.
+    pub text_only: bool,
 }
 
 /// What changed since the last [`Tracker::take_changes`].
@@ -83,11 +85,14 @@ impl Tracker {
         let mut calls = Vec::with_capacity(dirty.len());
         for index in dirty {
             let call = &mut self.calls[index];
+            let text_only = !call.meta_dirty;
             call.dirty = false;
+            call.meta_dirty = false;
             let len = call.args.text().len();
             calls.push(CallChange {
                 index,
                 text_from: call.taken_len,
+                text_only,
             });
             call.taken_len = len;
         }

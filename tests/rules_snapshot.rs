@@ -121,3 +121,22 @@ fn n3_calls_are_listed_in_first_start_order() {
     assert_eq!(ids, ["z", "a", "m"]);
     assert_eq!(t.call_index("m"), Some(2));
 }
+
+#[test]
+fn n1_appended_text_alone_is_reported_as_text_only() {
+    let mut t = running();
+    feed(&mut t, &[start("a", "f"), args("a", "{\"x\":")]);
+    assert!(
+        !t.take_changes().calls[0].text_only,
+        "a new call is more than text"
+    );
+    feed(&mut t, &[args("a", "1"), args("a", ",\"y\":2")]);
+    let changes = t.take_changes();
+    assert_eq!(changes.calls.len(), 1);
+    assert!(changes.calls[0].text_only);
+    feed(&mut t, &[args("a", "}"), end("a")]);
+    assert!(
+        !t.take_changes().calls[0].text_only,
+        "closing changes the status"
+    );
+}

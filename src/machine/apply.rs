@@ -87,6 +87,13 @@ impl Tracker {
 
     /// Marks a call changed for the next [`Tracker::take_changes`].
     pub(crate) fn touch(&mut self, i: usize) {
+        self.touch_text(i);
+        self.calls[i].meta_dirty = true;
+    }
+
+    /// Marks a change that only appended argument text: the binding can
+    /// then send the new text alone (the common case, one per delta).
+    fn touch_text(&mut self, i: usize) {
         let call = &mut self.calls[i];
         if !call.dirty {
             call.dirty = true;
@@ -185,8 +192,9 @@ impl Tracker {
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
             self.violations.push(v);
+            return self.touch(i);
         }
-        self.touch(i);
+        self.touch_text(i);
     }
 
     pub(crate) fn attach_result(

@@ -118,6 +118,8 @@ pub struct ToolCall {
     /// The chunk lane holding the call open, if a chunk opened it.
     pub(crate) lane: Option<Option<String>>,
     pub(crate) dirty: bool,
+    /// Changed otherwise than by appended text since the last take.
+    pub(crate) meta_dirty: bool,
     pub(crate) taken_len: usize,
 }
 
@@ -142,6 +144,7 @@ impl ToolCall {
             arguments: None,
             lane: None,
             dirty: false,
+            meta_dirty: false,
             taken_len: 0,
         }
     }

@@ -136,10 +136,15 @@ impl WasmTracker {
         serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
     }
 
-    /// What changed since the last record.
+    /// What changed since the last record: a `ChangeRecord`, or for a delta
+    /// appended to one open call and nothing else, the short array of
+    /// `records::text_only_record`.
     #[wasm_bindgen(js_name = takeChanges)]
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
+        if let Some(record) = records::text_only_record(&self.tracker, &changes) {
+            return record;
+        }
         let record = ChangeRecord::new(&self.tracker, &changes);
         // Serialising plain records of strings, numbers and JSON values
         // cannot fail; an empty string would make the JS layer throw.

@@ -41,6 +41,30 @@ impl<'a> ChangeRecord<'a> {
     }
 }
 
+/// The record of the most common change, one delta appended to one open
+/// call and nothing else: `[version, index, append, cut, suffix]` (`cut` is
+/// -1 with no partial value). A fraction of the full record's size and
+/// cost, since every other field is as the JS layer has it.
+pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> {
+    let [only] = changes.calls.as_slice() else {
+        return None;
+    };
+    let quiet = !changes.run
+        && changes.violations.is_empty()
+        && changes.unmatched_results.is_empty()
+        && !changes.fatal;
+    if !(only.text_only && quiet) {
+        return None;
+    }
+    let call = &tracker.calls()[only.index];
+    let append = call.args_text().get(only.text_from..).unwrap_or_default();
+    let (cut, suffix) = match call.partial() {
+        Some(p) => (p.cut_utf16 as i64, p.suffix),
+        None => (-1, String::new()),
+    };
+    serde_json::to_string(&(tracker.version(), only.index, append, cut, suffix)).ok()
+}
+
 /// The whole state without argument text or values: what a report needs
 /// after a stream, at a cost independent of the arguments' size.
 #[derive(Serialize)]
