@@ -217,3 +217,22 @@ test("l7_interrupted_run_keeps_its_interrupts_and_pending_calls", () => {
   assert.deepEqual(s.run.outcome, { type: "interrupt", interrupts });
   assert.deepEqual(s.pendingCalls.map((c) => c.id), ["c1"]);
 });
+
+test("f3_a_pending_list_that_disagrees_with_the_derived_one_is_reported", () => {
+  const tracker = new ToolCallTracker({ tools: [pickDate] });
+  tracker.push(runStarted());
+  for (const e of call("c1", "pick_date", ["{}"])) tracker.push(e);
+  const s = tracker.push(runFinished("r1", { outcome: { type: "success", pendingToolCallIds: ["other"] } }));
+  assert.equal(s.violations.at(-1).code, "F3");
+  assert.equal(s.violations.at(-1).severity, "violation");
+  assert.deepEqual(s.pendingCalls.map((c) => c.id), ["c1"], "the derived list stands");
+});
+
+test("f7_an_unadvertised_call_left_unanswered_is_a_warning_and_still_pending", () => {
+  const tracker = new ToolCallTracker();
+  tracker.push(runStarted());
+  for (const e of call("c1", "shell", ['{"cmd":"ls"}'])) tracker.push(e);
+  const s = tracker.push(runFinished());
+  assert.deepEqual(s.violations.map((v) => [v.code, v.severity, v.toolCallId]), [["F7", "warning", "c1"]]);
+  assert.deepEqual(s.pendingCalls.map((c) => [c.id, c.advertised]), [["c1", false]]);
+});
