@@ -19,12 +19,12 @@ after(async () => {
   await browser?.close();
 });
 
-async function resultOf(url) {
+async function resultOf(url, timeout = 10_000) {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
   await page.goto(url);
-  await page.waitForFunction(() => window.result !== undefined || false, null, { timeout: 10_000 }).catch(() => {});
+  await page.waitForFunction(() => window.result !== undefined || false, null, { timeout }).catch(() => {});
   const result = await page.evaluate(() => window.result);
   await page.close();
   assert.deepEqual(errors, []);
@@ -47,7 +47,7 @@ test("the tracker and round-trip suites pass in Chromium too", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/tests/js/": path.join(root, "tests", "js") });
   try {
     const files = ["tracker.test.mjs", "round-trip.test.mjs"].map((f) => `file=${f}`).join("&");
-    const results = await resultOf(`${server.url}/tests/js/support/in-browser/suite.html?${files}`);
+    const results = await resultOf(`${server.url}/tests/js/support/in-browser/suite.html?${files}`, 120_000);
     const failed = results.filter((r) => !r.ok);
     assert.deepEqual(failed, []);
     assert.ok(results.length >= 30, `ran ${results.length} tests`);
