@@ -18,15 +18,34 @@ fn started() -> WasmTracker {
 #[wasm_bindgen_test]
 fn a_change_record_carries_only_the_appended_text() {
     let mut tracker = started();
-    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#);
+    let r = record(
+        tracker
+            .push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#),
+    );
+    assert_eq!(r["calls"][0]["id"], "c1");
+    assert_eq!(r["calls"][0]["status"], "open");
+    assert_eq!(r["calls"][0]["append"], "");
+    assert!(r.get("run").is_none(), "the run did not change");
+    assert!(r["fatal"].is_null());
+    // A delta and nothing else: the short record [version, index, append, cut, suffix].
     tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"}"#);
     let r =
         record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#));
-    assert_eq!(r["calls"][0]["append"], "\"é");
-    assert_eq!(r["calls"][0]["status"], "open");
-    assert_eq!(r["calls"][0]["partial"], json!({"cut": 7, "suffix": "\"}"}));
-    assert!(r.get("run").is_none(), "the run did not change");
-    assert!(r["fatal"].is_null());
+    assert_eq!(r[1], 0);
+    assert_eq!(r[2], "\"é");
+    assert_eq!((&r[3], &r[4]), (&json!(7), &json!("\"}")));
+}
+
+#[wasm_bindgen_test]
+fn a_delta_that_hits_a_limit_gets_the_full_record() {
+    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#).unwrap();
+    tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
+    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
+    let r = record(
+        tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"[1,2,3]"}"#),
+    );
+    assert_eq!(r["calls"][0]["argsError"]["kind"], "limit");
+    assert_eq!(r["violations"][0]["code"], "S5");
 }
 
 #[wasm_bindgen_test]
@@ -58,7 +77,7 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
     let split = stream.find('😀').unwrap() + 2;
     tracker.push_sse_bytes(&bytes[..split]);
     let r = record(tracker.push_sse_bytes(&bytes[split..]));
-    assert_eq!(r["calls"][0]["append"], "😀");
+    assert_eq!(r[2], "😀", "the short record of a text-only change");
 }
 
 #[wasm_bindgen_test]
