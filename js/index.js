@@ -42,11 +42,9 @@ export class ToolCallTracker {
 
   /** Reads one AG-UI event object. */
   push(event) {
-    if (event === null || typeof event !== "object" || Array.isArray(event)) {
-      // Still counted and reported by the core, with the event's index.
-      return this.#pushed(this.#core.pushJson(JSON.stringify(event ?? null)));
-    }
-    return this.#pushed(this.#core.pushJson(JSON.stringify(event)));
+    // What is not an object (even `undefined`, which JSON cannot spell) still
+    // reaches the core, which reports it (rule E2) with the event's index.
+    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"));
   }
 
   /** Reads one event given as JSON text. */

@@ -144,7 +144,7 @@ test("e2_malformed_events_name_the_index_and_the_field", () => {
     () => t.push({ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: 7 }),
     (e) => e.violation.code === "E2" && e.violation.eventIndex === 1 && /toolCallName/.test(e.violation.message),
   );
-  for (const bad of [null, 5, "text", []]) {
+  for (const bad of [null, undefined, 5, "text", [], () => {}]) {
     const u = tracker();
     assert.throws(() => u.push(bad), (e) => e.violation.code === "E2" && e.violation.eventIndex === 1);
   }
