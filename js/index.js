@@ -120,7 +120,7 @@ export class ToolCallTracker {
   #applied(record) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));
-    if (snapshot !== before) for (const listener of [...this.#listeners]) listener(snapshot);
+    if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);
     return snapshot;
   }
 }
