@@ -27,21 +27,21 @@ const SAMPLES = 200;
 
 /** This package: every delta pushed as a TOOL_CALL_ARGS event. */
 function ours(parts, readPartial) {
+  let tracker;
+  const setup = () => {
+    tracker?.free();
+    tracker = new ToolCallTracker();
+    tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "write_report" });
+  };
   return nsPerOp(
     parts.length,
-    (() => {
-      let tracker;
-      return (i) => {
-        if (i === 0) {
-          tracker?.free();
-          tracker = new ToolCallTracker();
-          tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-          tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "write_report" });
-        }
-        const s = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: parts[i] });
-        if (readPartial) void s.calls[0].partialArgs;
-      };
-    })(),
+    (i) => {
+      const s = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: parts[i] });
+      if (readPartial) void s.calls[0].partialArgs;
+    },
+    3,
+    setup,
   );
 }
 
@@ -53,15 +53,13 @@ function ours(parts, readPartial) {
 function reader(parts) {
   const events = parts.map((delta) => JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }));
   let core;
-  return nsPerOp(events.length, (i) => {
-    if (i === 0) {
-      core?.free();
-      core = new WasmTracker("{}");
-      core.feedJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
-      core.feedJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"write_report"}');
-    }
-    core.feedJson(events[i]);
-  });
+  const setup = () => {
+    core?.free();
+    core = new WasmTracker("{}");
+    core.feedJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
+    core.feedJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"write_report"}');
+  };
+  return nsPerOp(events.length, (i) => core.feedJson(events[i]), 3, setup);
 }
 
 /** A re-parser: append the delta, parse the whole text (sampled prefixes). */

@@ -1,10 +1,14 @@
 // Shared pieces of the benchmarks: timing and realistic argument documents.
 import { performance } from "node:perf_hooks";
 
-/** Nanoseconds per operation of `fn(i)` over `count` operations, best of `rounds`. */
-export function nsPerOp(count, fn, rounds = 3) {
+/**
+ * Nanoseconds per operation of `fn(i)` over `count` operations, best of
+ * `rounds`; `setup()` runs before each round, outside the timing.
+ */
+export function nsPerOp(count, fn, rounds = 3, setup = () => {}) {
   let best = Infinity;
   for (let r = 0; r < rounds; r++) {
+    setup();
     const t0 = performance.now();
     for (let i = 0; i < count; i++) fn(i);
     best = Math.min(best, ((performance.now() - t0) * 1e6) / count);
