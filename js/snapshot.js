@@ -15,10 +15,13 @@ const EMPTY = Object.freeze([]);
  * faster than a literal with a per-object accessor).
  */
 export class ToolCallState {
-  /** The argument text's usable prefix length (UTF-16) and closing text, while open. */
+  /**
+   * While open: `{ cut, suffix }` (the usable prefix length in UTF-16 units
+   * and what closes it) and the value, once read. Shared with the next
+   * state of the call while the cut does not move, so the value is parsed
+   * once and keeps its identity (a `memo` sees no change).
+   */
   #partial;
-  #partialValue;
-  #partialRead = false;
   /** Complete with text that parses: `args` is that text's value. */
   #parsed;
   #argsValue;
@@ -44,7 +47,7 @@ export class ToolCallState {
     this.results =
       previous && previous.results.length === change.results.length ? previous.results : deepFreeze(change.results);
     this.result = change.result && sameResult(previous?.result, change.result) ? previous.result : deepFreeze(change.result);
-    this.#partial = change.status === "open" ? change.partial : undefined;
+    this.#partial = change.status === "open" ? partialCell(change.partial) : undefined;
     Object.freeze(this);
   }
 
@@ -66,7 +69,9 @@ export class ToolCallState {
     self.reopened = previous.reopened;
     self.results = previous.results;
     self.result = previous.result;
-    self.#partial = change.partial;
+    const before = previous.#partial;
+    const same = before && change.partial && before.cut === change.partial.cut && before.suffix === change.partial.suffix;
+    self.#partial = same ? before : partialCell(change.partial);
     self.#parsed = false;
     return Object.freeze(self);
   }
@@ -91,12 +96,12 @@ export class ToolCallState {
    * away and never parsed when nobody looks. `undefined` once complete.
    */
   get partialArgs() {
-    if (!this.#partialRead) {
-      this.#partialRead = true;
-      const p = this.#partial;
-      if (p) this.#partialValue = deepFreeze(JSON.parse(this.argsText.slice(0, p.cut) + p.suffix));
+    const p = this.#partial;
+    if (p && !p.read) {
+      p.read = true;
+      p.value = deepFreeze(JSON.parse(this.argsText.slice(0, p.cut) + p.suffix));
     }
-    return this.#partialValue;
+    return p?.value;
   }
 }
 
@@ -105,6 +110,9 @@ function textOnly([version, index, append, cut, suffix]) {
   const partial = cut < 0 ? undefined : { cut, suffix };
   return { version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null };
 }
+
+/** A partial value's prefix, closing text and (once read) value. */
+const partialCell = (partial) => partial && { cut: partial.cut, suffix: partial.suffix, read: false, value: undefined };
 
 const sameResult = (a, b) => a !== undefined && a.messageId === b.messageId && a.source === b.source;
 

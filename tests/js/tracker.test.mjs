@@ -239,3 +239,16 @@ test("t6_complete_args_keep_the_key_order_the_producer_sent", () => {
   assert.ok(Object.isFrozen(done.calls[0].args.alpha));
   assert.equal(done.calls[0].args, done.calls[0].args, "parsed once");
 });
+
+test("n1_partial_args_keep_their_identity_while_the_visible_prefix_does_not_move", () => {
+  const t = tracker();
+  t.push(start("c1", "f"));
+  const a = t.push(args("c1", '{"n":1,"m":12'));
+  const b = t.push(args("c1", "34")); // still inside the number: nothing new to show
+  assert.notEqual(a.calls[0], b.calls[0]);
+  assert.deepEqual(a.calls[0].partialArgs, { n: 1 });
+  assert.equal(b.calls[0].partialArgs, a.calls[0].partialArgs, "the same frozen value");
+  const c = t.push(args("c1", ","));
+  assert.deepEqual(c.calls[0].partialArgs, { n: 1, m: 1234 });
+  assert.notEqual(c.calls[0].partialArgs, a.calls[0].partialArgs);
+});
