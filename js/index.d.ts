@@ -82,10 +82,12 @@ export interface ToolCallState {
   readonly argsText: string;
   /**
    * While open: a best-effort value of the text so far (frozen), computed on
-   * first read. A getter on the call's prototype, so it is not an own
-   * enumerable property (`{...call}` and `JSON.stringify(call)` leave it
-   * out). `undefined` once complete. Rules: strings grow as they stream,
-   * numbers and literals appear once complete, nothing shown ever disappears.
+   * first read from the text that arrived since the last read (complete
+   * parts are shared between successive values). A getter on the call's
+   * prototype, so it is not an own enumerable property (`{...call}` and
+   * `JSON.stringify(call)` leave it out). `undefined` once complete. Rules:
+   * strings grow as they stream, numbers and literals appear once complete,
+   * nothing shown ever disappears.
    */
   readonly partialArgs: unknown;
   /**

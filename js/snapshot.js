@@ -7,6 +7,8 @@
 // leaves keeps its other members, and argument text grows by string
 // concatenation (a rope in JS engines), never by a copy out of wasm memory.
 
+import { PartialValueBuilder } from "./partial-value.js";
+
 const EMPTY = Object.freeze([]);
 
 /**
@@ -22,6 +24,8 @@ export class ToolCallState {
    * once and keeps its identity (a `memo` sees no change).
    */
   #partial;
+  /** While open: the call's incremental partial-value builder, shared by its states. */
+  #builder;
   /** Complete with text that parses: `args` is that text's value. */
   #parsed;
   #argsValue;
@@ -48,6 +52,12 @@ export class ToolCallState {
       previous && previous.results.length === change.results.length ? previous.results : deepFreeze(change.results);
     this.result = change.result && sameResult(previous?.result, change.result) ? previous.result : deepFreeze(change.result);
     this.#partial = change.status === "open" ? partialCell(change.partial) : undefined;
+    if (change.status === "open") {
+      // A call still open continues its builder; a new or reopened one starts one on its whole text.
+      const continues = previous?.status === "open" && previous.#builder !== undefined;
+      this.#builder = continues ? previous.#builder : new PartialValueBuilder();
+      this.#builder.feed(continues ? change.append : this.argsText);
+    }
     Object.freeze(this);
   }
 
@@ -72,6 +82,8 @@ export class ToolCallState {
     const before = previous.#partial;
     const same = before && change.partial && before.cut === change.partial.cut && before.suffix === change.partial.suffix;
     self.#partial = same ? before : partialCell(change.partial);
+    self.#builder = previous.#builder;
+    self.#builder?.feed(change.append);
     self.#parsed = false;
     return Object.freeze(self);
   }
@@ -99,9 +111,26 @@ export class ToolCallState {
     const p = this.#partial;
     if (p && !p.read) {
       p.read = true;
-      p.value = deepFreeze(JSON.parse(this.argsText.slice(0, p.cut) + p.suffix));
+      p.value = this.#readPartial(p);
     }
     return p?.value;
+  }
+
+  /**
+   * Incrementally when this is the newest state read so far (the usual
+   * case); by one `JSON.parse` of the prefix for an older state read late,
+   * or if the builder ever meets what it does not expect.
+   */
+  #readPartial(p) {
+    const builder = this.#builder;
+    if (builder && !builder.broken && builder.position <= p.cut) {
+      try {
+        return builder.valueAt(p.cut);
+      } catch {
+        builder.broken = true;
+      }
+    }
+    return deepFreeze(JSON.parse(this.argsText.slice(0, p.cut) + p.suffix));
   }
 }
 

@@ -85,7 +85,7 @@ function addJsLayer() {
 }
 
 /** What a page downloads: `index.js` and the modules it imports. */
-const pageModules = ["index.js", "snapshot.js", `${crate}.js`, "wasm-bytes.js"];
+const pageModules = ["index.js", "snapshot.js", "partial-value.js", `${crate}.js`, "wasm-bytes.js"];
 /** The budget of the whole package as a page loads it (wasm + JS, gzip). */
 const budgetBytes = 120 * 1024;
 

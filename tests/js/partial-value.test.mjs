@@ -1,0 +1,121 @@
+// The incremental partial value (js/partial-value.js) against the plain
+// definition, `JSON.parse(argsText.slice(0, cut) + suffix)` with the core's
+// own cut and suffix, after every delta of random documents split at random
+// (rules T5, N1).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ToolCallTracker } from "../../pkg/index.js";
+import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+
+/** A small seeded generator, so a failure can be replayed. */
+function random(seed) {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+const STRING_PIECES = ["a", "héllo", " ", "\\n", '\\"', "\\\\", "\\u00e9", "\\ud83d\\ude00", "😀", "/", "\\t", "{", "]", ","];
+
+/** JSON text of a random document, with random whitespace and escapes. */
+function documentText(rand, depth = 0) {
+  const ws = () => [" ", "", "\n  ", "\t"][Math.floor(rand() * 4)];
+  const str = () => `"${Array.from({ length: Math.floor(rand() * 6) }, () => STRING_PIECES[Math.floor(rand() * STRING_PIECES.length)]).join("")}"`;
+  const pick = rand();
+  if (depth < 4 && pick < 0.3) {
+    const keys = ["a", "b", "long key", "__proto__", "é", "a"];
+    const members = Array.from({ length: Math.floor(rand() * 5) }, () => `${ws()}${JSON.stringify(keys[Math.floor(rand() * keys.length)])}${ws()}:${ws()}${documentText(rand, depth + 1)}`);
+    return `{${members.join(",")}${ws()}}`;
+  }
+  if (depth < 4 && pick < 0.5) {
+    return `[${Array.from({ length: Math.floor(rand() * 5) }, () => ws() + documentText(rand, depth + 1)).join(",")}${ws()}]`;
+  }
+  if (pick < 0.75) return str();
+  if (pick < 0.9) return ["0", "-1", "12.5", "1e3", "-0.25E-2", "123456789"][Math.floor(rand() * 6)];
+  return ["true", "false", "null"][Math.floor(rand() * 3)];
+}
+
+/** Splits at code-point boundaries into deltas of 0 to `max` code points. */
+function split(rand, text, max) {
+  const points = Array.from(text);
+  const out = [];
+  for (let i = 0; i < points.length; ) {
+    const n = Math.floor(rand() * (max + 1));
+    out.push(points.slice(i, i + n).join(""));
+    i += n;
+  }
+  return out;
+}
+
+/** The core's cut and suffix after each delta, read from its change records. */
+function oracle(deltas) {
+  const core = new WasmTracker("{}");
+  core.pushJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
+  core.pushJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}');
+  let text = "";
+  let partial;
+  const expected = deltas.map((delta) => {
+    const record = JSON.parse(core.pushJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta })));
+    text += delta;
+    if (Array.isArray(record)) partial = record[3] < 0 ? undefined : { cut: record[3], suffix: record[4] };
+    else if (record.calls.length) partial = record.calls[0].partial;
+    return partial === undefined ? undefined : JSON.parse(text.slice(0, partial.cut) + partial.suffix);
+  });
+  core.free();
+  return expected;
+}
+
+function tracked(deltas) {
+  const tracker = new ToolCallTracker();
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+  return { tracker, states: deltas.map((delta) => tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }).calls[0]) };
+}
+
+test("t5_incremental_partial_values_equal_the_parse_of_the_cut_prefix_after_every_delta", () => {
+  for (let seed = 1; seed <= 400; seed++) {
+    const rand = random(seed);
+    const text = documentText(rand);
+    const deltas = split(rand, text, [1, 3, 9][seed % 3]);
+    const expected = oracle(deltas);
+    const { tracker, states } = tracked(deltas);
+    states.forEach((state, i) => assert.deepEqual(state.partialArgs, expected[i], `seed ${seed}, delta ${i}`));
+    tracker.free();
+  }
+});
+
+test("t5_states_read_out_of_order_or_sparsely_give_the_same_values", () => {
+  for (let seed = 401; seed <= 520; seed++) {
+    const rand = random(seed);
+    const deltas = split(rand, documentText(rand), 4);
+    const expected = oracle(deltas);
+    const { tracker, states } = tracked(deltas);
+    // Every third state first, then all of them backwards (older ones after newer).
+    for (let i = 0; i < states.length; i += 3) assert.deepEqual(states[i].partialArgs, expected[i], `seed ${seed}, sparse ${i}`);
+    for (let i = states.length - 1; i >= 0; i--) assert.deepEqual(states[i].partialArgs, expected[i], `seed ${seed}, back ${i}`);
+    tracker.free();
+  }
+});
+
+test("t7_a_reopened_call_starts_its_partial_value_again_on_the_whole_text", () => {
+  const tracker = new ToolCallTracker();
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+  tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: '{"a":[1,' });
+  tracker.push({ type: "TOOL_CALL_END", toolCallId: "c" });
+  tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+  const s = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: '2],"b":"x' });
+  assert.deepEqual(s.calls[0].partialArgs, { a: [1, 2], b: "x" });
+});
+
+test("t5_partial_values_share_their_complete_parts_between_states", () => {
+  const { states } = tracked(['{"done":{"x":[1,2]},', '"growing":"ab', "cd"]);
+  const [, first, second] = states;
+  assert.deepEqual(first.partialArgs, { done: { x: [1, 2] }, growing: "ab" });
+  assert.deepEqual(second.partialArgs, { done: { x: [1, 2] }, growing: "abcd" });
+  assert.equal(second.partialArgs.done, first.partialArgs.done, "a complete member is the same frozen object");
+  assert.ok(Object.isFrozen(second.partialArgs) && Object.isFrozen(second.partialArgs.done.x));
+});
