@@ -41,12 +41,12 @@ test("loads in a plain <script type=module> page", async () => {
   }
 });
 
-test("the tracker and round-trip suites pass in Chromium too", async () => {
+test("the tracker, round-trip and partial-value suites pass in Chromium too", async () => {
   // The same test files as in Node, with `node:test` and `node:assert/strict`
   // mapped to small browser stand-ins (tests/js/support/in-browser/).
   const server = await serveStatic({ "/pkg/": pkgDir, "/tests/js/": path.join(root, "tests", "js") });
   try {
-    const files = ["tracker.test.mjs", "round-trip.test.mjs"].map((f) => `file=${f}`).join("&");
+    const files = ["tracker.test.mjs", "round-trip.test.mjs", "partial-value.test.mjs"].map((f) => `file=${f}`).join("&");
     const results = await resultOf(`${server.url}/tests/js/support/in-browser/suite.html?${files}`, 120_000);
     const failed = results.filter((r) => !r.ok);
     assert.deepEqual(failed, []);
