@@ -34,13 +34,23 @@ function prelude(completed) {
 const delta = (i) => ({ type: "TOOL_CALL_ARGS", toolCallId: "live", delta: i === 0 ? '{"text":"' : "abcd" });
 
 function ours(completed) {
-  const tracker = new ToolCallTracker();
-  for (const e of prelude(completed)) tracker.push(e);
+  let tracker;
   let i = 0;
-  const ns = nsPerOp(DELTAS, () => {
-    tracker.push(delta(i++));
-    tracker.snapshot();
-  }, 1);
+  const setup = () => {
+    tracker?.free();
+    tracker = new ToolCallTracker();
+    for (const e of prelude(completed)) tracker.push(e);
+    i = 0;
+  };
+  const ns = nsPerOp(
+    DELTAS,
+    () => {
+      tracker.push(delta(i++));
+      tracker.snapshot();
+    },
+    3,
+    setup,
+  );
   tracker.free();
   return ns;
 }
