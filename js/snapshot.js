@@ -31,61 +31,44 @@ export class ToolCallState {
   #argsValue;
   #argsRead = false;
 
+  /**
+   * The next state of a call: `change` is its entry in a change record, or
+   * for a delta appended and nothing else (`textOnly`), just the new text and
+   * partial value, every other field being `previous`'s.
+   */
   constructor(previous, change) {
-    if (change.textOnly) return ToolCallState.#withText(this, previous, change);
-    this.id = change.id;
-    this.name = change.name;
-    this.parentMessageId = change.parentMessageId;
-    this.subagentRunId = change.subagentRunId;
-    this.runId = change.runId;
-    this.status = change.status;
+    const meta = change.textOnly ? previous : change;
+    this.id = meta.id;
+    this.name = meta.name;
+    this.parentMessageId = meta.parentMessageId;
+    this.subagentRunId = meta.subagentRunId;
+    this.runId = meta.runId;
+    this.status = meta.status;
     this.argsText = previous ? previous.argsText + change.append : change.append;
-    this.#parsed = change.parsed;
-    this.argsError = deepFreeze(change.argsError);
-    this.advertised = change.advertised;
-    this.validation = change.validation;
-    this.consent = change.consent;
-    this.pending = change.pending;
-    this.reopened = change.reopened;
+    this.argsError = deepFreeze(meta.argsError);
+    this.advertised = meta.advertised;
+    this.validation = meta.validation;
+    this.consent = meta.consent;
+    this.pending = meta.pending;
+    this.reopened = meta.reopened;
     // Results are only ever added: keep the frozen ones already built.
     this.results =
-      previous && previous.results.length === change.results.length ? previous.results : deepFreeze(change.results);
-    this.result = change.result && sameResult(previous?.result, change.result) ? previous.result : deepFreeze(change.result);
-    this.#partial = change.status === "open" ? partialCell(change.partial) : undefined;
-    if (change.status === "open") {
-      // A call still open continues its builder; a new or reopened one starts one on its whole text.
-      const continues = previous?.status === "open" && previous.#builder !== undefined;
-      this.#builder = continues ? previous.#builder : new PartialValueBuilder();
-      this.#builder.feed(continues ? change.append : this.argsText);
-    }
+      previous && previous.results.length === meta.results.length ? previous.results : deepFreeze(meta.results);
+    this.result = meta.result && sameResult(previous?.result, meta.result) ? previous.result : deepFreeze(meta.result);
+    this.#parsed = !change.textOnly && change.parsed;
+    if (this.status === "open") this.#openState(previous, change);
     Object.freeze(this);
   }
 
-  /** `previous` with text appended, every other field as it was (an open call). */
-  static #withText(self, previous, change) {
-    // Spelled out, in the constructor's order: one object shape for all.
-    self.id = previous.id;
-    self.name = previous.name;
-    self.parentMessageId = previous.parentMessageId;
-    self.subagentRunId = previous.subagentRunId;
-    self.runId = previous.runId;
-    self.status = previous.status;
-    self.argsText = previous.argsText + change.append;
-    self.argsError = previous.argsError;
-    self.advertised = previous.advertised;
-    self.validation = previous.validation;
-    self.consent = previous.consent;
-    self.pending = previous.pending;
-    self.reopened = previous.reopened;
-    self.results = previous.results;
-    self.result = previous.result;
-    const before = previous.#partial;
+  /** The partial value's cell and builder, carried over from `previous` while they still apply. */
+  #openState(previous, change) {
+    const continues = previous?.status === "open" && previous.#builder !== undefined;
+    const before = continues ? previous.#partial : undefined;
     const same = before && change.partial && before.cut === change.partial.cut && before.suffix === change.partial.suffix;
-    self.#partial = same ? before : partialCell(change.partial);
-    self.#builder = previous.#builder;
-    self.#builder?.feed(change.append);
-    self.#parsed = false;
-    return Object.freeze(self);
+    this.#partial = same ? before : partialCell(change.partial);
+    // A call still open continues its builder; a new or reopened one starts one on its whole text.
+    this.#builder = continues ? previous.#builder : new PartialValueBuilder();
+    this.#builder.feed(continues ? change.append : this.argsText);
   }
 
   /**
