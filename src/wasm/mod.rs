@@ -47,10 +47,7 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        let tracker = &mut self.tracker;
-        self.sse.push_str(chunk, |event| {
-            let _ = tracker.push_json(event.data);
-        });
+        self.sse.push_str(chunk, push_data(&mut self.tracker));
         self.take_changes()
     }
 
@@ -163,12 +160,16 @@ impl WasmTracker {
         Ok(self.take_changes())
     }
 
-    /// Pushes each event the bytes complete; a fatal violation stays in the
-    /// tracker, where the caller reads it.
+    /// Pushes each event the bytes complete.
     fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        let tracker = &mut self.tracker;
-        self.sse.push_bytes(chunk, |event| {
-            let _ = tracker.push_json(event.data);
-        });
+        self.sse.push_bytes(chunk, push_data(&mut self.tracker));
+    }
+}
+
+/// What a dispatched event-stream event becomes: its data, pushed as one
+/// event; a fatal violation stays in the tracker, where the caller reads it.
+fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
+    |event| {
+        let _ = tracker.push_json(event.data);
     }
 }
