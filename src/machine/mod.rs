@@ -11,7 +11,9 @@ pub(crate) mod plan;
 mod state;
 mod validation;
 
-pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
+pub use application::{
+    ApplicationError, ToolMessage, UnansweredCall, ABANDONED_CONTENT, DECLINED_CONTENT,
+};
 pub use state::{
     CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
 };
@@ -101,6 +103,10 @@ pub struct Tracker {
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: HashSet<String>,
+    /// The order in which the thread's message ids were first seen (text
+    /// messages, parent messages, history): where calls happened between
+    /// them, for [`Tracker::next_run`].
+    pub(crate) message_seq: HashMap<String, usize>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
@@ -143,6 +149,7 @@ impl Tracker {
             run_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
+            message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),
             violations: Vec::new(),

@@ -121,6 +121,10 @@ pub struct ToolCall {
     /// Changed otherwise than by appended text since the last take.
     pub(crate) meta_dirty: bool,
     pub(crate) taken_len: usize,
+    /// Where the call happened among the thread's messages: how many
+    /// message ids the tracker had seen when it started (see
+    /// `Tracker::message_seq`); orders made-up assistant messages.
+    pub(crate) seq: usize,
 }
 
 impl ToolCall {
@@ -146,6 +150,7 @@ impl ToolCall {
             dirty: false,
             meta_dirty: false,
             taken_len: 0,
+            seq: 0,
         }
     }
 
@@ -194,6 +199,9 @@ pub enum RunStatus {
     /// Finished with an `interrupt` outcome.
     Interrupted,
     Errored,
+    /// Ended locally by [`Tracker::abort_run`](crate::Tracker::abort_run):
+    /// the user stopped it or the stream went away without a terminal event.
+    Aborted,
 }
 
 /// The latest run of the thread (rules L6, L7).
