@@ -35,33 +35,44 @@ export class ToolCallTracker {
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
   #carry = "";
+  /** The `onEvent` option, or null: then no event is copied or parsed for it. */
+  #onEvent = null;
 
   constructor(options = {}) {
-    this.#core = new WasmTracker(JSON.stringify(options));
+    // `onEvent` stays on this side; anything else, even a non-object, goes to the core, which checks it.
+    const onEvent = options !== null && typeof options === "object" ? options.onEvent : undefined;
+    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("option onEvent must be a function");
+    this.#core = new WasmTracker(JSON.stringify(onEvent ? { ...options, onEvent: undefined } : options) ?? "null");
+    if (onEvent) {
+      this.#onEvent = onEvent;
+      this.#core.keepEvents(true);
+    }
   }
 
   /** Reads one AG-UI event object. */
   push(event) {
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
-    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"));
+    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"), this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
-    return this.#pushed(this.#core.pushJson(String(text)));
+    text = String(text);
+    return this.#pushed(this.#core.pushJson(text), this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
-    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)));
+    const events = this.#onEvent && (() => JSON.parse(this.#core.takeEvents()));
+    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)), events);
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
     let text = this.#carry + chunk;
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed(this.#core.pushSseText(text));
+    return this.#pushed(this.#core.pushSseText(text), events);
   }
 
   /** The current snapshot (the identical object while nothing changes). */
@@ -78,6 +89,24 @@ export class ToolCallTracker {
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
     this.#applied(this.#core.startRun(JSON.stringify(input)));
+  }
+
+  /**
+   * The input to send for the next run: `input` with its `messages` completed
+   * (every completed call in its assistant message's `toolCalls`, each
+   * followed at once by its one tool message), other fields passed through;
+   * the run is declared as by `startRun`. Throws, naming them, if a pending
+   * call is left unanswered.
+   */
+  nextRun(input) {
+    const next = JSON.parse(this.#core.nextRun(JSON.stringify(input) ?? "null"));
+    this.#applied(this.#core.takeChanges());
+    return next;
+  }
+
+  /** Ends the active run locally (status `aborted`, open calls abandoned); the thread goes on. */
+  abortRun(reason) {
+    return this.#applied(this.#core.abortRun(reason === undefined || reason === null ? undefined : String(reason)));
   }
 
   /** Records the user's approval of a completed call. */
@@ -111,15 +140,23 @@ export class ToolCallTracker {
     this.#core.free();
   }
 
-  #pushed(record) {
-    const snapshot = this.#applied(record);
+  /** `events`, when `onEvent` listens: returns the events the push read, once applied. */
+  #pushed(record, events) {
+    const snapshot = this.#applied(record, events);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
 
-  #applied(record) {
+  /** One pushed event was read unless the stream is stopped (by it or before it). */
+  #accepted(event) {
+    return this.#builder.snapshot.fatal ? [] : [event];
+  }
+
+  /** Folds a change record in; tells `onEvent` of the events read, then the listeners. */
+  #applied(record, events) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));
+    if (events) for (const event of events()) this.#onEvent(event);
     if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);
     return snapshot;
   }

@@ -2,7 +2,7 @@
 //   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt -Oz
 //   -> the wasm gzipped and embedded as base64 in an ES module -> the JS layer of js/
 //   and what pkg-template/ adds (package.json, README, LICENSE).
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -84,6 +84,16 @@ function addJsLayer() {
   cpSync(path.join(root, "LICENSE"), path.join(pkg, "LICENSE"));
 }
 
+/** Every entry point package.json exports (`.`, `./react`, `./ag-ui`) must ship. */
+function checkExports() {
+  const { exports } = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8"));
+  for (const [entry, target] of Object.entries(exports)) {
+    for (const file of typeof target === "string" ? [target] : Object.values(target)) {
+      if (!existsSync(path.join(pkg, file))) throw new Error(`package.json exports ${entry} as ${file}, which pkg/ lacks`);
+    }
+  }
+}
+
 /** What a page downloads: `index.js` and the modules it imports. */
 const pageModules = ["index.js", "snapshot.js", "partial-value.js", `${crate}.js`, "wasm-bytes.js"];
 /** The budget of the whole package as a page loads it (wasm + JS, gzip). */
@@ -105,6 +115,7 @@ export async function buildPackage() {
   compile();
   const wasm = assemble();
   addJsLayer(); // before the check: pkg/package.json makes its .js files ES modules
+  checkExports();
   await checkEmbedding(wasm);
   reportSizes();
 }

@@ -21,6 +21,10 @@ use wasm_bindgen::prelude::*;
 pub struct WasmTracker {
     tracker: Tracker,
     sse: SseDecoder,
+    /// The data of each event-stream event the tracker accepted since the
+    /// last `takeEvents`, kept only while the application listens
+    /// (`onEvent`): otherwise nothing is copied.
+    events: Option<Vec<String>>,
 }
 
 #[wasm_bindgen]
@@ -32,6 +36,7 @@ impl WasmTracker {
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             sse: SseDecoder::new(),
+            events: None,
         })
     }
 
@@ -47,7 +52,8 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.sse.push_str(chunk, push_data(&mut self.tracker));
+        self.sse
+            .push_str(chunk, push_data(&mut self.tracker, self.events.as_mut()));
         self.take_changes()
     }
 
@@ -127,6 +133,48 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
+    /// The next run's input with its history completed (see
+    /// `Tracker::next_run`), as JSON; the run is declared. Refused with an
+    /// error naming each unanswered call.
+    #[wasm_bindgen(js_name = nextRun)]
+    pub fn next_run(&mut self, input_json: &str) -> Result<String, JsError> {
+        self.tracker
+            .next_run_json(input_json)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`).
+    #[wasm_bindgen(js_name = abortRun)]
+    pub fn abort_run(&mut self, reason: Option<String>) -> Result<String, JsError> {
+        self.applied(|t| t.abort_run(reason.as_deref()))
+    }
+
+    /// Starts or stops keeping the events read from event streams, for
+    /// `takeEvents`.
+    #[wasm_bindgen(js_name = keepEvents)]
+    pub fn keep_events(&mut self, keep: bool) {
+        self.events = keep.then(Vec::new);
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::with_capacity(2 + events.iter().map(|e| e.len() + 1).sum::<usize>());
+        out.push('[');
+        for (n, event) in events.drain(..).enumerate() {
+            if n > 0 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
@@ -162,14 +210,23 @@ impl WasmTracker {
 
     /// Pushes each event the bytes complete.
     fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        self.sse.push_bytes(chunk, push_data(&mut self.tracker));
+        self.sse
+            .push_bytes(chunk, push_data(&mut self.tracker, self.events.as_mut()));
     }
 }
 
 /// What a dispatched event-stream event becomes: its data, pushed as one
-/// event; a fatal violation stays in the tracker, where the caller reads it.
-fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
-    |event| {
-        let _ = tracker.push_json(event.data);
+/// event (and logged, when a log is kept, once accepted); a fatal violation
+/// stays in the tracker, where the caller reads it.
+fn push_data<'a>(
+    tracker: &'a mut Tracker,
+    mut log: Option<&'a mut Vec<String>>,
+) -> impl FnMut(crate::sse::SseEvent<'_>) + 'a {
+    move |event| {
+        if tracker.push_json(event.data).is_ok() {
+            if let Some(log) = log.as_mut() {
+                log.push(event.data.to_owned());
+            }
+        }
     }
 }

@@ -28,7 +28,7 @@
 
 use super::UnansweredCall;
 use crate::machine::{CallStatus, ToolCall, ToolResult, Tracker};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The content of the tool message closing a call that will never be
@@ -49,21 +49,21 @@ struct Group {
     calls: Vec<usize>,
 }
 
-/// What calls sharing a made-up message agree on: slot (or none, for calls
-/// naming a parent), parent, run, owner.
-type GroupKey<'a> = (usize, Option<&'a str>, Option<&'a str>, Option<&'a str>);
-
-/// One pass over the input's messages, by index.
+/// One pass over the input's messages, by index. Only map types the
+/// tracker already uses (`String` keys): each new instantiation of a hash
+/// map costs the wasm module a few kilobytes.
 struct Input<'m> {
     messages: &'m [Value],
     /// Every message id of the input.
-    ids: HashSet<&'m str>,
-    /// Assistant message id -> index.
-    assistants: HashMap<&'m str, usize>,
+    ids: HashSet<String>,
+    /// Assistant message id -> the index of the first one.
+    assistants: HashMap<String, usize>,
     /// Call id -> the index of the first assistant message holding it.
-    calls: HashMap<&'m str, usize>,
-    /// Call id -> the indices of the tool messages answering it, in order.
-    answers: HashMap<&'m str, Vec<usize>>,
+    calls: HashMap<String, usize>,
+    /// Call id -> the index of the first tool message answering it.
+    answers: HashMap<String, usize>,
+    /// For each tool message, the next one answering the same call.
+    next_answer: Vec<Option<usize>>,
 }
 
 impl<'m> Input<'m> {
@@ -74,26 +74,39 @@ impl<'m> Input<'m> {
             assistants: HashMap::new(),
             calls: HashMap::new(),
             answers: HashMap::new(),
+            next_answer: vec![None; messages.len()],
         };
+        let mut last_answer: HashMap<String, usize> = HashMap::new();
         for (k, m) in messages.iter().enumerate() {
             let id = str_field(m, "id");
-            input.ids.insert(id);
+            input.ids.insert(id.to_owned());
             match str_field(m, "role") {
                 "assistant" => {
-                    input.assistants.entry(id).or_insert(k);
+                    input.assistants.entry(id.to_owned()).or_insert(k);
                     for call in tool_calls(m) {
-                        input.calls.entry(str_field(call, "id")).or_insert(k);
+                        let call = str_field(call, "id").to_owned();
+                        input.calls.entry(call).or_insert(k);
                     }
                 }
-                "tool" => input
-                    .answers
-                    .entry(str_field(m, "toolCallId"))
-                    .or_default()
-                    .push(k),
+                "tool" => {
+                    let call = str_field(m, "toolCallId");
+                    match last_answer.insert(call.to_owned(), k) {
+                        Some(previous) => input.next_answer[previous] = Some(k),
+                        None => {
+                            input.answers.insert(call.to_owned(), k);
+                        }
+                    }
+                }
                 _ => {}
             }
         }
         input
+    }
+
+    /// The tool messages answering call `id`, in order.
+    fn answers_to(&self, id: &str) -> impl Iterator<Item = &'m Value> + Clone + '_ {
+        std::iter::successors(self.answers.get(id).copied(), |&k| self.next_answer[k])
+            .map(|k| &self.messages[k])
     }
 }
 
@@ -121,11 +134,16 @@ impl Tracker {
         let mut emitted: HashSet<String> = HashSet::new();
         let mut unanswered = Vec::new();
         let placed = |id: &str| input.calls.contains_key(id) || self.placed_elsewhere(id, &input);
-        let mut next_group = groups.iter().peekable();
-        for (k, m) in messages.iter().enumerate() {
-            while let Some(g) = next_group.next_if(|g| g.slot == k) {
-                self.emit_group(g, &input, &mut out, &mut emitted, &mut unanswered);
+        // Groups of one slot keep the order their first calls started in.
+        let mut at_slot: Vec<Vec<usize>> = vec![Vec::new(); messages.len() + 1];
+        for (g, group) in groups.iter().enumerate() {
+            at_slot[group.slot].push(g);
+        }
+        for k in 0..=messages.len() {
+            for &g in &at_slot[k] {
+                self.emit_group(&groups[g], &input, &mut out, &mut emitted, &mut unanswered);
             }
+            let Some(m) = messages.get(k) else { break };
             match str_field(m, "role") {
                 "tool" if placed(str_field(m, "toolCallId")) => {}
                 "assistant" => {
@@ -135,15 +153,19 @@ impl Tracker {
                         .filter(|c| !emitted.contains(str_field(c, "id")))
                         .cloned()
                         .collect();
-                    for &i in extra.get(&k).map(Vec::as_slice).unwrap_or_default() {
+                    for &i in &extra[k] {
                         entries.push(call_entry(&self.calls[i]));
                     }
                     let ids: Vec<String> = entries
                         .iter()
                         .map(|c| str_field(c, "id").to_owned())
                         .collect();
-                    if !entries.is_empty() || m.get("toolCalls").is_some() {
-                        message["toolCalls"] = Value::Array(entries);
+                    // Inserted, not indexed: indexing a `Value` links the
+                    // formatting of its panic message into the wasm module.
+                    if let Value::Object(fields) = &mut message {
+                        if !entries.is_empty() || fields.contains_key("toolCalls") {
+                            fields.insert("toolCalls".into(), Value::Array(entries));
+                        }
                     }
                     out.push(message);
                     for id in ids {
@@ -153,9 +175,6 @@ impl Tracker {
                 }
                 _ => out.push(m.clone()),
             }
-        }
-        for g in next_group {
-            self.emit_group(g, &input, &mut out, &mut emitted, &mut unanswered);
         }
         if unanswered.is_empty() {
             Ok(out)
@@ -183,32 +202,30 @@ impl Tracker {
 
     /// The calls to add: to an input assistant message (by index) that
     /// their `parentMessageId` names, or to made-up messages, by slot.
-    fn place_calls(&self, input: &Input) -> (HashMap<usize, Vec<usize>>, Vec<Group>) {
-        let mut known: Vec<(usize, usize)> = input
-            .messages
-            .iter()
-            .enumerate()
-            .filter_map(|(k, m)| Some((*self.message_seq.get(str_field(m, "id"))?, k)))
-            .collect();
-        known.sort_unstable();
-        let mut extra: HashMap<usize, Vec<usize>> = HashMap::new();
+    fn place_calls(&self, input: &Input) -> (Vec<Vec<usize>>, Vec<Group>) {
+        let slots = Slots::new(&self.message_seq, input);
+        let mut extra: Vec<Vec<usize>> = vec![Vec::new(); input.messages.len()];
         let mut groups: Vec<Group> = Vec::new();
-        let mut by_key: HashMap<GroupKey, usize> = HashMap::new();
+        let mut by_key: HashMap<String, usize> = HashMap::new();
         for (i, call) in self.calls.iter().enumerate() {
             if !self.needs_placing(call, input) {
                 continue;
             }
             let parent = call.parent_message_id.as_deref();
             if let Some(&k) = parent.and_then(|p| input.assistants.get(p)) {
-                extra.entry(k).or_default().push(i);
+                extra[k].push(i);
                 continue;
             }
-            let slot = slot_of(&known, call.seq, input.messages.len());
+            let slot = slots.of(call.seq);
             // Calls naming one parent share its message wherever they are;
-            // parentless calls share one when run, owner and place agree.
+            // parentless calls share one when place, run and owner agree.
             let key = match parent {
-                Some(p) => (usize::MAX, Some(p), None, None),
-                None => (slot, None, call.run_id.as_deref(), call.owner.as_deref()),
+                Some(p) => format!("p\u{0}{p}"),
+                None => format!(
+                    "{slot}\u{0}{}\u{0}{}",
+                    call.run_id.as_deref().unwrap_or_default(),
+                    call.owner.as_deref().unwrap_or_default()
+                ),
             };
             match by_key.get(&key) {
                 Some(&g) => groups[g].calls.push(i),
@@ -223,8 +240,6 @@ impl Tracker {
                 }
             }
         }
-        // Stable: groups of one slot keep the order their calls started in.
-        groups.sort_by_key(|g| g.slot);
         (extra, groups)
     }
 
@@ -238,7 +253,7 @@ impl Tracker {
     ) {
         let first = &self.calls[group.calls[0]];
         let id = match &group.parent {
-            Some(p) if !input.ids.contains(p.as_str()) => p.clone(),
+            Some(p) if !input.ids.contains(p) => p.clone(),
             _ => self.unused_id(&first.id, "assistant", input),
         };
         let entries: Vec<Value> = group
@@ -246,11 +261,14 @@ impl Tracker {
             .iter()
             .map(|&i| call_entry(&self.calls[i]))
             .collect();
-        let mut message = json!({"id": id, "role": "assistant", "toolCalls": entries});
+        let mut message = Map::new();
+        message.insert("id".into(), text(&id));
+        message.insert("role".into(), text("assistant"));
+        message.insert("toolCalls".into(), Value::Array(entries));
         if let Some(owner) = &group.owner {
-            message["subagentRunId"] = json!(owner);
+            message.insert("subagentRunId".into(), text(owner));
         }
-        out.push(message);
+        out.push(Value::Object(message));
         for &i in &group.calls {
             let id = &self.calls[i].id;
             self.emit_answer(id, input, out, unanswered);
@@ -266,8 +284,7 @@ impl Tracker {
         out: &mut Vec<Value>,
         unanswered: &mut Vec<UnansweredCall>,
     ) {
-        let given = input.answers.get(id).map(Vec::as_slice).unwrap_or_default();
-        let given = given.iter().map(|&k| &input.messages[k]);
+        let given = input.answers_to(id);
         let Some(call) = self.call(id) else {
             match given.clone().next() {
                 Some(m) => out.push(m.clone()),
@@ -304,17 +321,16 @@ impl Tracker {
 
     /// The tool message closing a call that will never be answered.
     fn closing_message(&self, id: &str, owner: Option<&str>, input: &Input) -> Value {
-        let mut message = json!({
-            "id": self.unused_id(id, "closed", input),
-            "role": "tool",
-            "toolCallId": id,
-            "content": ABANDONED_CONTENT,
-            "error": ABANDONED_ERROR,
-        });
+        let mut message = Map::new();
+        message.insert("id".into(), text(&self.unused_id(id, "closed", input)));
+        message.insert("role".into(), text("tool"));
+        message.insert("toolCallId".into(), text(id));
+        message.insert("content".into(), text(ABANDONED_CONTENT));
+        message.insert("error".into(), text(ABANDONED_ERROR));
         if let Some(owner) = owner {
-            message["subagentRunId"] = json!(owner);
+            message.insert("subagentRunId".into(), text(owner));
         }
-        message
+        Value::Object(message)
     }
 
     /// `<base>:<what>`, with a number appended while the thread or the
@@ -337,40 +353,81 @@ impl Tracker {
 
 /// Where a call goes among the input's messages: after the last one seen
 /// before it started, else before the first seen after, else at the end.
-fn slot_of(known: &[(usize, usize)], seq: usize, len: usize) -> usize {
-    let p = known.partition_point(|&(s, _)| s < seq);
-    if p > 0 {
-        known[p - 1].1 + 1
-    } else {
-        known.first().map_or(len, |&(_, k)| k)
+/// A table over the thread's message order (no sort, no search).
+struct Slots {
+    /// For each point of the thread's message order, the input message
+    /// last seen before it, if any.
+    before: Vec<Option<usize>>,
+    /// The input message seen first.
+    first: Option<usize>,
+    len: usize,
+}
+
+impl Slots {
+    fn new(seq: &HashMap<String, usize>, input: &Input) -> Self {
+        let mut by_seq: Vec<Option<usize>> = vec![None; seq.len()];
+        for (k, m) in input.messages.iter().enumerate() {
+            if let Some(&s) = seq.get(str_field(m, "id")) {
+                by_seq[s] = Some(k);
+            }
+        }
+        let mut before = Vec::with_capacity(seq.len() + 1);
+        let mut last = None;
+        for k in &by_seq {
+            before.push(last);
+            last = k.or(last);
+        }
+        before.push(last);
+        Slots {
+            before,
+            first: by_seq.iter().find_map(|k| *k),
+            len: input.messages.len(),
+        }
     }
+
+    /// The slot of a call started at `seq` (before the message at the slot).
+    fn of(&self, seq: usize) -> usize {
+        match self.before.get(seq).copied().flatten() {
+            Some(k) => k + 1,
+            None => self.first.unwrap_or(self.len),
+        }
+    }
+}
+
+/// A JSON string. Values are built by hand, not with `json!`, whose
+/// conversions link serde's error formatting into the wasm module.
+fn text(s: &str) -> Value {
+    Value::String(s.to_owned())
 }
 
 /// A call as an assistant message's `toolCalls` entry (`@ag-ui/core`).
 fn call_entry(call: &ToolCall) -> Value {
-    json!({
-        "id": call.id,
-        "type": "function",
-        "function": {"name": call.name, "arguments": call.args_text()},
-    })
+    let mut function = Map::new();
+    function.insert("name".into(), text(&call.name));
+    function.insert("arguments".into(), text(call.args_text()));
+    let mut entry = Map::new();
+    entry.insert("id".into(), text(&call.id));
+    entry.insert("type".into(), text("function"));
+    entry.insert("function".into(), Value::Object(function));
+    Value::Object(entry)
 }
 
 /// A recorded answer as a tool message.
 fn tool_message(tool_call_id: &str, answer: &ToolResult) -> Value {
     let mut message = Map::new();
-    message.insert("id".into(), json!(answer.message_id));
-    message.insert("role".into(), json!("tool"));
-    message.insert("toolCallId".into(), json!(tool_call_id));
+    message.insert("id".into(), text(&answer.message_id));
+    message.insert("role".into(), text("tool"));
+    message.insert("toolCallId".into(), text(tool_call_id));
     let content = match &answer.content {
-        Value::Null => json!(""),
+        Value::Null => text(""),
         c => c.clone(),
     };
     message.insert("content".into(), content);
     if let Some(error) = &answer.error {
-        message.insert("error".into(), json!(error));
+        message.insert("error".into(), text(error));
     }
     if let Some(owner) = &answer.owner {
-        message.insert("subagentRunId".into(), json!(owner));
+        message.insert("subagentRunId".into(), text(owner));
     }
     Value::Object(message)
 }

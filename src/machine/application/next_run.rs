@@ -160,7 +160,9 @@ impl Tracker {
             }
         };
         // Checked as history first, so an error names the input's own index.
-        RunInput::from_value(serde_json::json!({ "messages": messages.clone() }))
+        let mut check = serde_json::Map::new();
+        check.insert("messages".into(), Value::Array(messages.clone()));
+        RunInput::from_value(Value::Object(check))
             .map_err(|e| ApplicationError::MalformedInput(e.message))?;
         let completed = self
             .complete_history(&messages)
@@ -179,7 +181,7 @@ impl Tracker {
         let input: Value = serde_json::from_str(text)
             .map_err(|e| ApplicationError::MalformedInput(format!("invalid JSON: {e}")))?;
         let output = self.next_run(input)?;
-        Ok(output.to_string())
+        Ok(serde_json::to_string(&output).unwrap_or_default())
     }
 
     /// [`Tracker::start_run`] with a `RunAgentInput` given as JSON text.
