@@ -2,6 +2,7 @@
 import { initSync, WasmTracker } from "./agui_tool_calls.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 import { SnapshotBuilder } from "./snapshot.js";
+import { completeHistory } from "./next-run.js";
 
 // The module is embedded, so importing this file is all it takes in Node, a
 // browser page, a worker or a bundler: by the time `import` resolves, the
@@ -35,18 +36,15 @@ export class ToolCallTracker {
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
   #carry = "";
-  /** The `onEvent` option, or null: then no event is copied or parsed for it. */
-  #onEvent = null;
+  /** The `onEvent` option; without it no event is copied or parsed for it. */
+  #onEvent;
 
   constructor(options = {}) {
-    // `onEvent` stays on this side; anything else, even a non-object, goes to the core, which checks it.
+    // The core checks every other option, and a non-object.
     const onEvent = options !== null && typeof options === "object" ? options.onEvent : undefined;
     if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("option onEvent must be a function");
-    this.#core = new WasmTracker(JSON.stringify(onEvent ? { ...options, onEvent: undefined } : options) ?? "null");
-    if (onEvent) {
-      this.#onEvent = onEvent;
-      this.#core.keepEvents(true);
-    }
+    this.#core = new WasmTracker(JSON.stringify(onEvent ? { ...options, onEvent: undefined } : options) ?? "null", !!onEvent);
+    this.#onEvent = onEvent;
   }
 
   /** Reads one AG-UI event object. */
@@ -91,22 +89,20 @@ export class ToolCallTracker {
     this.#applied(this.#core.startRun(JSON.stringify(input)));
   }
 
-  /**
-   * The input to send for the next run: `input` with its `messages` completed
-   * (every completed call in its assistant message's `toolCalls`, each
-   * followed at once by its one tool message), other fields passed through;
-   * the run is declared as by `startRun`. Throws, naming them, if a pending
-   * call is left unanswered.
-   */
+  /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
   nextRun(input) {
-    const next = JSON.parse(this.#core.nextRun(JSON.stringify(input) ?? "null"));
-    this.#applied(this.#core.takeChanges());
+    if (input === null || typeof input !== "object" || Array.isArray(input)) throw new TypeError("nextRun takes a RunAgentInput object");
+    const messages = input.messages ?? [];
+    if (!Array.isArray(messages)) throw new TypeError('the run input\'s field "messages" must be an array');
+    const at = this.#core.positions(messages.map((m) => String(m?.id)).join("\0"));
+    const next = { ...input, messages: completeHistory(messages, this.snapshot().calls, at) };
+    this.startRun(next); // refuses, naming them, calls left unanswered
     return next;
   }
 
-  /** Ends the active run locally (status `aborted`, open calls abandoned); the thread goes on. */
+  /** Ends the active run locally: status `aborted`, open calls abandoned. */
   abortRun(reason) {
-    return this.#applied(this.#core.abortRun(reason === undefined || reason === null ? undefined : String(reason)));
+    return this.#applied(this.#core.abortRun(reason == null ? undefined : String(reason)));
   }
 
   /** Records the user's approval of a completed call. */
@@ -140,19 +136,18 @@ export class ToolCallTracker {
     this.#core.free();
   }
 
-  /** `events`, when `onEvent` listens: returns the events the push read, once applied. */
   #pushed(record, events) {
     const snapshot = this.#applied(record, events);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
 
-  /** One pushed event was read unless the stream is stopped (by it or before it). */
+  /** A pushed event was read unless the stream stopped. */
   #accepted(event) {
     return this.#builder.snapshot.fatal ? [] : [event];
   }
 
-  /** Folds a change record in; tells `onEvent` of the events read, then the listeners. */
+  /** Folds a change record in; `events()`, when given, lists the events read for `onEvent`. */
   #applied(record, events) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));

@@ -46,7 +46,12 @@ function glue() {
   const source = readFileSync(path.join(bindgenOut, `${crate}.js`), "utf8");
   const fetchDefault = `module_or_path = new URL('${crate}_bg.wasm', import.meta.url);`;
   if (!source.includes(fetchDefault)) throw new Error("the wasm-bindgen glue changed: update glue() in scripts/build.mjs");
-  return source.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
+  // The generated JSDoc blocks (one per export, from the Rust doc comments)
+  // go: the package's types are the hand-written .d.ts, and a page would
+  // download them (1.1 KB gzip). Only whole-line blocks, each up to its own
+  // first `*/`, so no code can be taken with them.
+  const withoutDocs = source.replace(/^[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*\n/gm, "");
+  return withoutDocs.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
 }
 
 function assemble() {
@@ -95,7 +100,7 @@ function checkExports() {
 }
 
 /** What a page downloads: `index.js` and the modules it imports. */
-const pageModules = ["index.js", "snapshot.js", "partial-value.js", `${crate}.js`, "wasm-bytes.js"];
+const pageModules = ["index.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`, "wasm-bytes.js"];
 /** The budget of the whole package as a page loads it (wasm + JS, gzip). */
 const budgetBytes = 120 * 1024;
 

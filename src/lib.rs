@@ -35,7 +35,7 @@ pub use events::{Event, EventBody, EventError, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
     ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, Validation,
-    ABANDONED_CONTENT, DECLINED_CONTENT,
+    DECLINED_CONTENT,
 };
 pub use snapshot::{CallChange, Changes};
 pub use violation::{Severity, Violation};

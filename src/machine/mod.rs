@@ -11,9 +11,7 @@ pub(crate) mod plan;
 mod state;
 mod validation;
 
-pub use application::{
-    ApplicationError, ToolMessage, UnansweredCall, ABANDONED_CONTENT, DECLINED_CONTENT,
-};
+pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
 pub use state::{
     CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
 };
@@ -105,7 +103,7 @@ pub struct Tracker {
     pub(crate) message_ids: HashSet<String>,
     /// The order in which the thread's message ids were first seen (text
     /// messages, parent messages, history): where calls happened between
-    /// them, for [`Tracker::next_run`].
+    /// them (see [`Tracker::message_position`]).
     pub(crate) message_seq: HashMap<String, usize>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
@@ -241,6 +239,32 @@ impl Tracker {
     /// Results for calls the tracker never saw (rule T10).
     pub fn unmatched_results(&self) -> &[UnmatchedResult] {
         &self.unmatched
+    }
+
+    /// Where message `id` first appeared in the thread (streamed, named as
+    /// a parent, or in history), counting message ids in the order seen.
+    /// With [`ToolCall::position`] it says where a call happened between
+    /// messages: the next run's history places it there (JS `nextRun`).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.start_run_json(r#"{"messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+    /// assert_eq!(t.message_position("u1"), Some(0));
+    /// assert_eq!(t.call("c1").unwrap().position(), 1); // after u1
+    /// assert_eq!(t.message_position("u2"), None);
+    /// ```
+    pub fn message_position(&self, id: &str) -> Option<usize> {
+        self.message_seq.get(id).copied()
+    }
+
+    /// Whether the thread uses `id` as a message id (a message, a tool
+    /// message, a parent message).
+    pub fn message_id_in_use(&self, id: &str) -> bool {
+        self.messages.contains_key(id) || self.message_ids.contains(id)
     }
 
     /// An advertised tool, by name (rule F1).

@@ -122,8 +122,7 @@ pub struct ToolCall {
     pub(crate) meta_dirty: bool,
     pub(crate) taken_len: usize,
     /// Where the call happened among the thread's messages: how many
-    /// message ids the tracker had seen when it started (see
-    /// `Tracker::message_seq`); orders made-up assistant messages.
+    /// message ids the tracker had seen when it started.
     pub(crate) seq: usize,
 }
 
@@ -180,6 +179,13 @@ impl ToolCall {
     /// The argument limit the text hit while streaming, if any (rule S5).
     pub fn args_error(&self) -> Option<&ArgsError> {
         self.args_error.as_ref()
+    }
+
+    /// Where the call happened among the thread's messages: how many
+    /// message ids the tracker had seen when it first started (see
+    /// [`Tracker::message_position`](crate::Tracker::message_position)).
+    pub fn position(&self) -> usize {
+        self.seq
     }
 
     /// Whether some result answers the call.

@@ -29,14 +29,16 @@ pub struct WasmTracker {
 
 #[wasm_bindgen]
 impl WasmTracker {
-    /// A tracker configured by the options object, as JSON text.
+    /// A tracker configured by the options object, as JSON text; with
+    /// `keep_events`, the events read from event streams are kept for
+    /// `takeEvents`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
+    pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             sse: SseDecoder::new(),
-            events: None,
+            events: keep_events.then(Vec::new),
         })
     }
 
@@ -133,27 +135,29 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
-    /// The next run's input with its history completed (see
-    /// `Tracker::next_run`), as JSON; the run is declared. Refused with an
-    /// error naming each unanswered call.
-    #[wasm_bindgen(js_name = nextRun)]
-    pub fn next_run(&mut self, input_json: &str) -> Result<String, JsError> {
-        self.tracker
-            .next_run_json(input_json)
-            .map_err(|e| JsError::new(&e.to_string()))
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // No ids at all is the empty list, not one empty id.
+        let messages = (!ids.is_empty()).then(|| ids.split('\0'));
+        let known = |id| self.tracker.message_position(id).map_or(-1, as_i32);
+        let calls = self.tracker.calls().iter().map(|c| as_i32(c.position()));
+        messages
+            .into_iter()
+            .flatten()
+            .map(known)
+            .chain(calls)
+            .collect()
     }
 
-    /// Ends the active run locally (`Tracker::abort_run`).
+    /// Ends the active run locally (`Tracker::abort_run`, which cannot
+    /// fail); returns the change record.
     #[wasm_bindgen(js_name = abortRun)]
-    pub fn abort_run(&mut self, reason: Option<String>) -> Result<String, JsError> {
-        self.applied(|t| t.abort_run(reason.as_deref()))
-    }
-
-    /// Starts or stops keeping the events read from event streams, for
-    /// `takeEvents`.
-    #[wasm_bindgen(js_name = keepEvents)]
-    pub fn keep_events(&mut self, keep: bool) {
-        self.events = keep.then(Vec::new);
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        let _ = self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
     }
 
     /// The events accepted from event streams since the last call, as one
@@ -163,10 +167,9 @@ impl WasmTracker {
         let Some(events) = self.events.as_mut() else {
             return "[]".to_owned();
         };
-        let mut out = String::with_capacity(2 + events.iter().map(|e| e.len() + 1).sum::<usize>());
-        out.push('[');
-        for (n, event) in events.drain(..).enumerate() {
-            if n > 0 {
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
                 out.push(',');
             }
             out.push_str(&event);
@@ -213,6 +216,12 @@ impl WasmTracker {
         self.sse
             .push_bytes(chunk, push_data(&mut self.tracker, self.events.as_mut()));
     }
+}
+
+/// A position as JS reads it (positions never come near `i32::MAX`: each
+/// is bounded by the messages a thread holds).
+fn as_i32(position: usize) -> i32 {
+    i32::try_from(position).unwrap_or(i32::MAX)
 }
 
 /// What a dispatched event-stream event becomes: its data, pushed as one

@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { enforceOutgoingInput } from "@ag-ui/client";
 import { ToolCallTracker } from "../../pkg/index.js";
+import { ABANDONED } from "../../pkg/next-run.js";
 import { runStarted, runFinished, start, args, end, result, call, sse } from "./support/events.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 
@@ -161,4 +162,50 @@ test("e1_on_event_is_not_told_of_the_event_a_fatal_rule_refused", () => {
   assert.throws(() => tracker.push(runFinished()), /T2/);
   assert.deepEqual(seen, ["RUN_STARTED"]);
   assert.throws(() => new ToolCallTracker({ onEvent: "log" }), /onEvent must be a function/);
+});
+
+test("f6_the_parent_message_in_the_input_gets_its_call_and_stray_answers_move_after_it", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  for (const e of [runStarted("r1"), ...text("a1", ["hi"]), ...withParent("c1", "confirm_deploy", "a1"), runFinished("r1")]) tracker.push(e);
+  tracker.answer("c1", "approved");
+  const [answer] = tracker.toolMessages();
+  const again = { id: "m9", role: "tool", toolCallId: "c1", content: "again" };
+  // The answer before its message, and a second one after: one is kept, right after a1.
+  const next = tracker.nextRun(input("r2", [user("u1"), answer, { id: "a1", role: "assistant", content: "hi" }, again, user("u2")]));
+  assert.deepEqual(next.messages.map((m) => m.id), ["u1", "a1", answer.id, "u2"]);
+  assert.equal(next.messages[1].content, "hi");
+  assert.deepEqual(next.messages[1].toolCalls, [{ id: "c1", type: "function", function: { name: "confirm_deploy", arguments: '{"service":"checkout"}' } }]);
+});
+
+test("l5_an_abandoned_call_the_input_holds_is_closed_one_it_does_not_is_left_out", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  tracker.nextRun(input("r1", [user("u1")]));
+  for (const e of [runStarted("r1"), start("c1", "confirm_deploy", { parentMessageId: "a1" }), args("c1", "{")]) tracker.push(e);
+  tracker.abortRun();
+  assert.deepEqual(tracker.nextRun(input("r2", [user("u1"), user("u2")])).messages.map((m) => m.id), ["u1", "u2"]);
+  tracker.push(runStarted("r2"));
+  tracker.abortRun();
+  // As `agent.messages` holds it: the half-streamed call, no answer.
+  const a1 = { id: "a1", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "confirm_deploy", arguments: "{" } }] };
+  const next = tracker.nextRun(input("r3", [user("u1"), a1, user("u2")]));
+  checkHistory(next.messages, { calls: ["c1"], users: ["u1", "u2"] });
+  assert.deepEqual(next.messages[2], { id: "c1:closed", role: "tool", toolCallId: "c1", content: ABANDONED, error: "abandoned" });
+});
+
+test("f6_calls_without_parent_of_one_run_share_one_made_up_message_where_they_happened", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  tracker.nextRun(input("r1", [user("u1")]));
+  tracker.pushSse(sse([runStarted("r1"), ...call("c1", "confirm_deploy", ["{}"]), ...call("c2", "confirm_deploy", ["{}"]), runFinished("r1")]));
+  tracker.answer("c1", "a");
+  tracker.answer("c2", "b");
+  const next = tracker.nextRun(input("r2", [user("u1"), user("u2")]));
+  const [m1, m2] = tracker.snapshot().calls.map((c) => c.result.messageId);
+  assert.deepEqual(next.messages.map((m) => m.id), ["u1", "c1:assistant", m1, m2, "u2"]);
+});
+
+test("f6_next_run_refuses_a_malformed_input_naming_the_field", () => {
+  const tracker = new ToolCallTracker();
+  assert.throws(() => tracker.nextRun({ threadId: "t", runId: "r", messages: [{ id: "x" }] }), /messages\[0\]\.role/);
+  assert.throws(() => tracker.nextRun({ messages: 3 }), /"messages" must be an array/);
+  assert.throws(() => tracker.nextRun(null), TypeError);
 });

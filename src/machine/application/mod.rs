@@ -38,11 +38,9 @@
 
 mod abort;
 mod dispose;
-mod history;
 mod next_run;
 
 pub use dispose::DECLINED_CONTENT;
-pub use history::ABANDONED_CONTENT;
 pub use next_run::UnansweredCall;
 
 use crate::machine::ResultSource;

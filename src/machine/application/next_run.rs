@@ -5,7 +5,6 @@ use super::{ApplicationError, ToolMessage};
 use crate::events::RunInput;
 use crate::machine::plan::{Op, Plan};
 use crate::machine::{ResultSource, RunStatus, Tracker};
-use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -99,89 +98,6 @@ impl Tracker {
             .map_err(|v| ApplicationError::Limit(v.message))?;
         self.apply(plan);
         Ok(())
-    }
-
-    /// The input to send for the next run: `input` (a `RunAgentInput`)
-    /// with its `messages` completed so that every completed call of the
-    /// thread sits in its assistant message's `toolCalls`, followed at once
-    /// by exactly one tool message per call (the ordering rules are those
-    /// of module `history`); other fields pass through. The completed
-    /// input is then declared as by [`Tracker::start_run`]. Refused,
-    /// changing nothing, when a pending call has no answer (naming each),
-    /// a run is active, or the input is malformed. Feeding the result back
-    /// in adds nothing.
-    ///
-    /// ```
-    /// use agui_tool_calls::{events::Tool, Options, Tracker};
-    /// use serde_json::json;
-    ///
-    /// let mut t = Tracker::new(Options {
-    ///     tools: vec![Tool::new("confirm", "", json!({}))],
-    ///     ..Options::default()
-    /// });
-    /// for e in [
-    ///     r#"{"type":"RUN_STARTED","threadId":"t","runId":"r1"}"#,
-    ///     r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"confirm","parentMessageId":"a1"}"#,
-    ///     r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#,
-    ///     r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r1"}"#,
-    /// ] {
-    ///     t.push_json(e).unwrap();
-    /// }
-    /// let user = json!({"id": "u1", "role": "user", "content": "deploy"});
-    /// let input = json!({"threadId": "t", "runId": "r2", "messages": [user]});
-    /// assert!(t.next_run(input.clone()).unwrap_err().to_string().contains("c1 (confirm)"));
-    /// t.answer("c1", json!("yes"), "m1").unwrap();
-    /// let next = t.next_run(input).unwrap();
-    /// let roles: Vec<_> = next["messages"].as_array().unwrap().iter().map(|m| m["role"].clone()).collect();
-    /// assert_eq!(roles, ["user", "assistant", "tool"]);
-    /// assert_eq!(next["messages"][1]["id"], "a1");
-    /// assert_eq!(next["messages"][2]["toolCallId"], "c1");
-    /// assert!(t.tool_messages().is_empty());
-    /// ```
-    pub fn next_run(&mut self, input: Value) -> Result<Value, ApplicationError> {
-        if let Some(fatal) = &self.fatal {
-            return Err(ApplicationError::Stopped { code: fatal.code });
-        }
-        if self.run.status == RunStatus::Running || !self.open.is_empty() {
-            return Err(ApplicationError::RunActive);
-        }
-        let Value::Object(mut fields) = input else {
-            return Err(ApplicationError::MalformedInput(
-                "the run input must be an object".into(),
-            ));
-        };
-        let messages = match fields.remove("messages") {
-            None | Some(Value::Null) => Vec::new(),
-            Some(Value::Array(messages)) => messages,
-            Some(_) => {
-                return Err(ApplicationError::MalformedInput(
-                    "field \"messages\" must be an array".into(),
-                ))
-            }
-        };
-        // Checked as history first, so an error names the input's own index.
-        let mut check = serde_json::Map::new();
-        check.insert("messages".into(), Value::Array(messages.clone()));
-        RunInput::from_value(Value::Object(check))
-            .map_err(|e| ApplicationError::MalformedInput(e.message))?;
-        let completed = self
-            .complete_history(&messages)
-            .map_err(ApplicationError::Unanswered)?;
-        fields.insert("messages".into(), Value::Array(completed));
-        let output = Value::Object(fields);
-        let declared = RunInput::from_value(output.clone())
-            .map_err(|e| ApplicationError::MalformedInput(e.message))?;
-        self.start_run(declared)?;
-        Ok(output)
-    }
-
-    /// [`Tracker::next_run`] with a `RunAgentInput` given as JSON text;
-    /// returns the completed input as JSON text.
-    pub fn next_run_json(&mut self, text: &str) -> Result<String, ApplicationError> {
-        let input: Value = serde_json::from_str(text)
-            .map_err(|e| ApplicationError::MalformedInput(format!("invalid JSON: {e}")))?;
-        let output = self.next_run(input)?;
-        Ok(serde_json::to_string(&output).unwrap_or_default())
     }
 
     /// [`Tracker::start_run`] with a `RunAgentInput` given as JSON text.
