@@ -27,6 +27,20 @@ export class ToolCallStreamError extends Error {
 }
 
 /**
+ * Thrown by the application's operations (`approve`, `decline`, `answer`,
+ * `fail`, `startRun`) when the tracker refuses one; nothing changed.
+ */
+export class ToolCallRefusedError extends Error {
+  constructor({ kind, message, toolCallIds, unanswered = [] }) {
+    super(message);
+    this.name = "ToolCallRefusedError";
+    this.kind = kind;
+    this.toolCallIds = Object.freeze(toolCallIds);
+    this.unanswered = Object.freeze(unanswered.map((u) => Object.freeze(u)));
+  }
+}
+
+/**
  * The tool-call state of one AG-UI thread: feed it the events an agent
  * streams, read immutable snapshots back.
  */
@@ -86,7 +100,7 @@ export class ToolCallTracker {
 
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
-    this.#applied(this.#core.startRun(JSON.stringify(input)));
+    this.#applied(() => this.#core.startRun(JSON.stringify(input)));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
@@ -102,27 +116,27 @@ export class ToolCallTracker {
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
   abortRun(reason) {
-    return this.#applied(this.#core.abortRun(reason == null ? undefined : String(reason)));
+    return this.#apply(this.#core.abortRun(reason == null ? undefined : String(reason)));
   }
 
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
-    return this.#applied(this.#core.approve(String(toolCallId)));
+    return this.#applied(() => this.#core.approve(String(toolCallId)));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
-    return this.#applied(this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
+    return this.#applied(() => this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
-    return this.#applied(this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
+    return this.#applied(() => this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
   }
 
   /** Answers a completed call with a failure. */
   fail(toolCallId, error, content) {
-    return this.#applied(this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
+    return this.#applied(() => this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
@@ -137,7 +151,7 @@ export class ToolCallTracker {
   }
 
   #pushed(record, events) {
-    const snapshot = this.#applied(record, events);
+    const snapshot = this.#apply(record, events);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
@@ -147,8 +161,19 @@ export class ToolCallTracker {
     return this.#builder.snapshot.fatal ? [] : [event];
   }
 
+  #applied(operation) {
+    let record;
+    try {
+      record = operation();
+    } catch (thrown) {
+      // The binding throws a refusal as JSON text, anything else as an Error.
+      throw typeof thrown === "string" ? new ToolCallRefusedError(JSON.parse(thrown)) : thrown;
+    }
+    return this.#apply(record);
+  }
+
   /** Folds a change record in; `events()`, when given, lists the events read for `onEvent`. */
-  #applied(record, events) {
+  #apply(record, events) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));
     if (events) for (const event of events()) this.#onEvent(event);

@@ -11,7 +11,7 @@ mod regexp;
 
 use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
-use records::{ChangeRecord, SummaryRecord};
+use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -89,7 +89,7 @@ impl WasmTracker {
     }
 
     /// Records the user's approval of a completed call (rule S3).
-    pub fn approve(&mut self, id: &str) -> Result<String, JsError> {
+    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
         self.applied(|t| t.approve(id))
     }
 
@@ -99,7 +99,7 @@ impl WasmTracker {
         id: &str,
         reason: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         self.applied(|t| t.decline(id, reason.as_deref(), message_id))
     }
 
@@ -110,9 +110,10 @@ impl WasmTracker {
         id: &str,
         content_json: &str,
         message_id: &str,
-    ) -> Result<String, JsError> {
-        let content = serde_json::from_str(content_json)
-            .map_err(|e| JsError::new(&format!("answer content is not JSON: {e}")))?;
+    ) -> Result<String, JsValue> {
+        let content = serde_json::from_str(content_json).map_err(|e| {
+            JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
+        })?;
         self.applied(|t| t.answer(id, content, message_id))
     }
 
@@ -123,7 +124,7 @@ impl WasmTracker {
         error: &str,
         content: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let content = content.map(serde_json::Value::String);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
@@ -131,7 +132,7 @@ impl WasmTracker {
     /// Checks the next run's input (rule F6) and advertises its tools;
     /// refused with an error naming each unanswered call.
     #[wasm_bindgen(js_name = startRun)]
-    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsError> {
+    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsValue> {
         self.applied(|t| t.start_run_json(input_json))
     }
 
@@ -140,16 +141,19 @@ impl WasmTracker {
     /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
     /// placement of calls between messages.
     pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
         // No ids at all is the empty list, not one empty id.
-        let messages = (!ids.is_empty()).then(|| ids.split('\0'));
-        let known = |id| self.tracker.message_position(id).map_or(-1, as_i32);
-        let calls = self.tracker.calls().iter().map(|c| as_i32(c.position()));
-        messages
-            .into_iter()
-            .flatten()
-            .map(known)
-            .chain(calls)
-            .collect()
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
     }
 
     /// Ends the active run locally (`Tracker::abort_run`, which cannot
@@ -201,13 +205,17 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
-    /// Runs an application operation; its change record, or its error as a
-    /// JS `Error` (the tracker is then unchanged).
+    /// Runs an application operation; its change record, or its refusal
+    /// thrown as a `RefusalRecord` in JSON text, which the JS layer turns
+    /// into a `ToolCallRefusedError` (the tracker is then unchanged).
     fn applied(
         &mut self,
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
-    ) -> Result<String, JsError> {
-        operation(&mut self.tracker).map_err(|e| JsError::new(&e.to_string()))?;
+    ) -> Result<String, JsValue> {
+        operation(&mut self.tracker).map_err(|e| {
+            let record = serde_json::to_string(&RefusalRecord::new(&e)).unwrap_or_default();
+            JsValue::from_str(&record)
+        })?;
         Ok(self.take_changes())
     }
 
