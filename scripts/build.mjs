@@ -46,12 +46,25 @@ function glue() {
   const source = readFileSync(path.join(bindgenOut, `${crate}.js`), "utf8");
   const fetchDefault = `module_or_path = new URL('${crate}_bg.wasm', import.meta.url);`;
   if (!source.includes(fetchDefault)) throw new Error("the wasm-bindgen glue changed: update glue() in scripts/build.mjs");
-  // The generated JSDoc blocks (one per export, from the Rust doc comments)
-  // go: the package's types are the hand-written .d.ts, and a page would
-  // download them (1.1 KB gzip). Only whole-line blocks, each up to its own
-  // first `*/`, so no code can be taken with them.
-  const withoutDocs = source.replace(/^[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*\n/gm, "");
-  return withoutDocs.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
+  return source.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
+}
+
+/**
+ * What a page downloads carries no comments: whole-line `//` comments and
+ * `/** ... *\/` blocks become empty lines (line numbers, so stack traces,
+ * still match js/), 3.6 KB gzip less. Only whole lines go, and only where no
+ * line can be inside a string: a file with a template literal or a string
+ * spanning lines is refused.
+ */
+function stripComments(file) {
+  const source = readFileSync(file, "utf8");
+  const spanning = source.split("\n").findIndex((line) => (line.match(/`/g) ?? []).length % 2 === 1 || line.endsWith("\\"));
+  if (spanning >= 0) throw new Error(`${file}:${spanning + 1}: a string spans lines; comments cannot be stripped safely`);
+  const blank = (text) => text.replace(/[^\n]/g, "");
+  const stripped = source
+    .replace(/^[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*$/gm, blank)
+    .replace(/^[ \t]*\/\/.*$/gm, "");
+  writeFileSync(file, stripped);
 }
 
 function assemble() {
@@ -120,6 +133,7 @@ export async function buildPackage() {
   compile();
   const wasm = assemble();
   addJsLayer(); // before the check: pkg/package.json makes its .js files ES modules
+  for (const name of pageModules) stripComments(path.join(pkg, name));
   checkExports();
   await checkEmbedding(wasm);
   reportSizes();
