@@ -245,7 +245,8 @@ export declare class ToolCallTracker {
    * The input to send for the next run: `input` with its messages completed
    * (every completed call in its assistant message's `toolCalls`, each
    * followed at once by its one tool message), other fields passed through;
-   * the run is declared as by `startRun`. Throws naming each unanswered call.
+   * the run is declared as by `startRun`. A pending call left unanswered
+   * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
    */
   nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */

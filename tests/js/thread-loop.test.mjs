@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { enforceOutgoingInput } from "@ag-ui/client";
-import { ToolCallTracker } from "../../pkg/index.js";
+import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
 import { ABANDONED } from "../../pkg/next-run.js";
 import { runStarted, runFinished, start, args, end, result, call, sse } from "./support/events.mjs";
 import { checkHistory } from "./support/history-check.mjs";
@@ -100,6 +100,10 @@ test("f6_next_run_refuses_naming_each_unanswered_call", () => {
   for (const e of [runStarted("r1"), ...call("c1", "confirm_deploy", ["{}"]), ...call("c2", "confirm_deploy", ["{}"]), runFinished("r1")]) tracker.push(e);
   const before = tracker.snapshot();
   assert.throws(() => tracker.nextRun(input("r2", [user("u1")])), /c1 \(confirm_deploy\), c2 \(confirm_deploy\)/);
+  assert.throws(
+    () => tracker.nextRun(input("r2", [user("u1")])),
+    (e) => e instanceof ToolCallRefusedError && e.kind === "unanswered" && e.toolCallIds.join() === "c1,c2",
+  );
   assert.equal(tracker.snapshot(), before, "nothing changed");
 });
 
