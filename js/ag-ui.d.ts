@@ -21,8 +21,8 @@ export declare const UNTERMINATED: string;
 /**
  * Subscribes `tracker` to `agent`: each run's input is declared to it, every
  * event goes through it before the agent applies it, an event it refuses is
- * not applied and stops the run (`fatal` on the snapshot), and a run that
- * fails or ends without a terminal event aborts the tracker's run. Returns
- * the unsubscribe function.
+ * not applied and stops the run (`fatal` on the snapshot), and a run that is
+ * stopped, fails or ends without a terminal event aborts the tracker's run.
+ * Returns the unsubscribe function.
  */
 export declare function trackAgent(agent: TrackableAgent, tracker: ToolCallTracker, options?: TrackAgentOptions): () => void;

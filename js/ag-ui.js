@@ -10,8 +10,8 @@ export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
  * Subscribes `tracker` to `agent`: each run's input is declared to it
  * (`startRun`), every event goes through it before the agent applies it, an
  * event it refuses (fatal) is not applied and stops the run (`agent.abortRun()`),
- * and a run that fails or ends without a terminal event aborts the tracker's
- * run. Returns the unsubscribe function.
+ * and a run that is stopped, fails or ends without a terminal event aborts the
+ * tracker's run. Returns the unsubscribe function.
  */
 export function trackAgent(agent, tracker, { onRefused = (error) => console.error(error) } = {}) {
   if (!agent || typeof agent.subscribe !== "function") throw new TypeError("trackAgent needs an @ag-ui/client agent");
@@ -36,6 +36,12 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
     },
     onEvent({ event }) {
       if (refused) return { stopPropagation: true };
+      // What @ag-ui/client makes of an aborted request (the user stopped, or
+      // the agent was stopped): not the producer's error, the run is aborted.
+      if (event.type === "RUN_ERROR" && event.code === "abort" && !tracker.snapshot().fatal) {
+        endRun(typeof event.message === "string" ? event.message : "aborted");
+        return undefined;
+      }
       try {
         tracker.push(event);
       } catch (error) {

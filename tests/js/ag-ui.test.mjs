@@ -147,6 +147,31 @@ test("l5_a_run_without_terminal_event_aborts_the_trackers_run_and_the_thread_goe
   assert.equal(s.run.status, "finished");
 });
 
+test("l5_the_user_stops_the_run_the_trackers_run_is_aborted_and_the_thread_goes_on", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-stop" });
+  trackAgent(agent, tracker);
+  script.push(
+    (i) => ({ events: [runStarted(i.runId, { threadId: "t-stop" }), start("c1", "confirm_deploy"), args("c1", '{"serv')], open: true }),
+    (i) => run(i, text("a2", ["Stopped, as you asked."])),
+  );
+  const stopped = tracker.subscribe((s) => {
+    if (s.calls[0]?.argsText === '{"serv') agent.abortRun(); // the stop button
+  });
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  stopped();
+  let s = tracker.snapshot();
+  assert.equal(s.run.status, "aborted");
+  assert.equal(s.calls[0].status, "abandoned");
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  s = tracker.snapshot();
+  assert.equal(s.run.status, "finished");
+  assert.equal(s.fatal, null);
+});
+
 test("f6_track_agent_refuses_an_input_that_leaves_a_call_unanswered_and_sends_nothing", async () => {
   inputs.length = 0;
   const tracker = new ToolCallTracker({ tools: TOOLS });

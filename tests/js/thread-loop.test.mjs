@@ -78,6 +78,10 @@ test("f6_five_turns_next_run_gives_a_complete_history_the_client_accepts", () =>
   assert.equal(byCall.get("c3").error, "the deploy tool crashed");
   assert.deepEqual(byCall.get("b4"), { id: "m-b4", role: "tool", toolCallId: "b4", content: "3 documents" });
   assert.deepEqual(byCall.get("c4").content, [{ type: "text", text: "approved" }]);
+  // Feeding the last input back adds nothing (made-up messages included).
+  tracker.push(runStarted(next.runId));
+  tracker.push(runFinished(next.runId));
+  assert.deepEqual(tracker.nextRun(next), next);
   // The app's own a1 got its call; a2 was made up from the parent id, where it happened.
   const ids = next.messages.map((m) => m.id);
   assert.equal(next.messages[1].content, "Deploy now?");
