@@ -44,7 +44,7 @@ function suite(r) {
     ["run.status", r.summary.run.status],
     ["calls", r.summary.calls.length],
     ["pending", r.pending.join(",")],
-    ["warnings", warnings.length],
+    ["warnings", r.totals?.warning ?? warnings.length],
   ];
   const out = warnings.map((v) => `${r.label}:${v.line ?? "?"}: warning[${v.code}]: ${plainMessage(v)} (event ${v.eventIndex})`);
   return (

@@ -24,7 +24,12 @@ export const RULE_TITLES = {
   F3: "outcome.pendingToolCallIds disagrees with the calls left pending.",
   F4: "The producer answered a frontend tool call.",
   F7: "A call to an unadvertised tool left unanswered at run end.",
+  S1: "The arguments of a call to an advertised tool fail its schema.",
   S5: "A limit was exceeded.",
+  T6: "The arguments of a closed call are not JSON.",
+  R1: "The recording ends inside a run, or with calls open.",
+  R2: "The file mixes formats: a line of another format than the file's.",
+  R3: "A line over the line limit (the reading of that stream stops).",
   E2: "A malformed event.",
   E3: "An unknown event type.",
 };
