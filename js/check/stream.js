@@ -21,12 +21,15 @@ export const READ_LIMITS = {
 };
 
 const VIOLATION_PAGE = 10_000;
+/** Event text kept per stream when collecting (characters), whatever the event count. */
+const COLLECT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Checks the bytes of one input, `chunks` (an async iterable of
  * Uint8Array). `options` is the core's options object; `read` holds
  * `limits` (READ_LIMITS), `collect` (keep each event's text, up to
- * `collect.maxEvents`, for the HTML report and the inspector) and
+ * `collect.maxEvents` events and `collect.maxBytes` characters, for the
+ * HTML report and the inspector) and
  * `onBytes(n)`. Returns a list of results: `{ label, verdict, ... }`, or
  * `{ label, verdict: "unreadable", error }`; never throws for bad input.
  */
@@ -204,10 +207,13 @@ function publicCall(call) {
 
 function makeReader(stream, tracker, lines, found, events, ctx) {
   const max = ctx.collect?.maxEvents ?? Infinity;
+  const maxBytes = ctx.collect?.maxBytes ?? COLLECT_BYTES;
   const state = { fatal: false, truncated: false };
+  let kept = 0;
   const keep = (line, text) => {
-    if (events === null) return;
-    if (events.length < max) events.push({ line: stream.lineOf(line), text });
+    if (events === null || state.truncated) return;
+    kept += text.length;
+    if (events.length < max && kept <= maxBytes) events.push({ line: stream.lineOf(line), text });
     else state.truncated = true;
   };
   const oversized = (line, bytes) => {
