@@ -38,6 +38,14 @@ fn closed_at_is_the_event_that_closed_a_chunked_call_or_abandoned_it() {
         r#"{"type":"TOOL_CALL_CHUNK","toolCallId":"b","toolCallName":"y","delta":"{"}"#,
         r#"{"type":"RUN_ERROR","message":"boom"}"#,
     ]);
-    assert_eq!(tracker.calls()[0].closed_at, Some(2), "the next chunk's call closed it");
-    assert_eq!(tracker.calls()[1].closed_at, Some(3), "the run error abandoned it");
+    assert_eq!(
+        tracker.calls()[0].closed_at,
+        Some(2),
+        "the next chunk's call closed it"
+    );
+    assert_eq!(
+        tracker.calls()[1].closed_at,
+        Some(3),
+        "the run error abandoned it"
+    );
 }
