@@ -65,7 +65,7 @@ export class Diagnostics {
  * or fail their schema (at the event that closed the call), and the end of
  * input inside a run or with calls open (rule R1).
  */
-export function findingsOf(summary, lineOf, stopped, fragment = false) {
+export function findingsOf(summary, lineOf, stopped) {
   const out = [];
   for (const call of summary.calls) {
     const error = call.argsError;
@@ -96,8 +96,7 @@ export function findingsOf(summary, lineOf, stopped, fragment = false) {
       out.push({
         source: "checker",
         code: "R1",
-        // A fragment (--fragment) may end anywhere: worth a warning only.
-        severity: fragment ? "warning" : "violation",
+        severity: "violation",
         message: `the recording ends ${inRun}, with ${calls} (cut off?)`,
         eventIndex: last >= 0 ? last : null,
         line: last >= 0 ? lineOf(last) : null,

@@ -40,6 +40,13 @@ export class SseLines {
     this.#line = firstLine;
   }
 
+  /** The line of an event's first data field that no blank line ended yet, or 0. */
+  get unfinished() {
+    if (this.#dataLine !== 0) return this.#dataLine;
+    // A data line the input ended in, with no line end even.
+    return this.#length > 0 && fieldOf(this.#head, this.#length) === "data" ? this.#line : 0;
+  }
+
   /** Reads a chunk of raw bytes; false once a line was over the limit. */
   push(chunk) {
     if (this.#stopped) return false;

@@ -172,7 +172,11 @@ async function checkStream(ctx, stream, chunks) {
     for (let from = 0, n = tracker.violationCount(); from < n; from += VIOLATION_PAGE) {
       for (const v of JSON.parse(tracker.violationsJson(from, from + VIOLATION_PAGE))) found.add({ ...v, line: lineOf(v.eventIndex) });
     }
-    for (const v of findingsOf(summary, lineOf, stopped || fatalRead, ctx.options.fragment === true)) found.add(v);
+    for (const v of findingsOf(summary, lineOf, stopped || fatalRead)) found.add(v);
+    const cut = reader.unfinished?.();
+    if (cut && !stopped) {
+      found.add({ source: "checker", code: "R1", severity: "violation", line: stream.lineOf(cut), eventIndex: null, openCalls: [], message: "the recording ends inside an event that no blank line ends: it was never dispatched, so it was not read" });
+    }
     return {
       label: stream.label,
       name: stream.name ?? null,
@@ -265,6 +269,7 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
       return tracker.feedSse(chunk);
     },
     end: () => true, // an event no blank line ends is never dispatched
+    unfinished: () => sse.unfinished,
   });
 }
 

@@ -144,7 +144,12 @@ test("r1_a_recording_cut_off_mid_call_is_a_violation_naming_the_open_call", () =
   const [s] = checkJson([run]).report.streams;
   assert.deepEqual(s.violations.map((v) => [v.code, v.openCalls]), [["R1", []]]);
   const [fragment] = checkJson(["--fragment", file]).report.streams;
-  assert.equal(fragment.violations[0].severity, "warning", "a fragment may end anywhere");
+  assert.equal(fragment.violations[0].severity, "violation", "a fragment too: the calls are left open");
+  // An event-stream capture cut inside an event: the event is never dispatched, and R1 says so.
+  const sse = write("cut.sse", 'data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}\n\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n');
+  const [cutSse] = checkJson([sse]).report.streams;
+  assert.deepEqual(cutSse.violations.map((v) => [v.code, v.line]), [["R1", 1], ["R1", 3]]);
+  assert.match(cutSse.violations[1].message, /^the recording ends inside an event that no blank line ends/);
   const whole = checkJson([path.join(streamsDir, "reopen.jsonl")]).report.streams[0];
   assert.equal(whole.violations.length, 0, "a finished recording has no R1");
 });
