@@ -90,7 +90,10 @@ async function run(argv) {
   }
   const options = trackerOptions(args.values);
   const limits = readLimits(args.values);
-  if (command === "inspect") return inspect(files, options, limits, args.values);
+  if (command === "inspect") {
+    if (files.includes("-")) throw new UsageError('inspect reads files, not standard input ("-")');
+    return inspect(files, options, limits, args.values);
+  }
   if (files.length === 0) throw new UsageError('no input: name the files to check, or "-" for standard input');
   const format = args.values.format ?? "text";
   if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);

@@ -102,14 +102,26 @@ async function checkCapture(ctx, chunks, containers) {
     throw error;
   }
   const declared = formatFromContentType(capture.headers.get("content-type"));
-  const sniffed = await sniff(oneChunk(capture.body));
-  const format = declared ?? sniffed.decided.format;
-  const notes = [`HTTP ${capture.status}${capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : ""}${capture.chunked ? ", chunked transfer coding decoded" : ""}`];
+  let body = capture.body;
+  let lineOf = capture.lineOf;
+  let sniffed = (await sniff(oneChunk(body))).decided.format;
+  let gzipped = false;
+  if (sniffed === "gzip") {
+    // `curl --raw` keeps a gzip content coding: its lines are the decoded body's.
+    body = await readAll(gunzip(oneChunk(body)), ctx.limits.maxCaptureBytes);
+    if (body === null) return [oversized(ctx, "curl capture")];
+    sniffed = (await sniff(oneChunk(body))).decided.format;
+    lineOf = (line) => line;
+    gzipped = true;
+  }
+  const format = declared ?? sniffed;
+  const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
+  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];
   if (format !== "jsonl" && format !== "sse") {
     return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
   }
-  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf: capture.lineOf, notes };
-  return [await checkStream(ctx, stream, oneChunk(capture.body))];
+  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes };
+  return [await checkStream(ctx, stream, oneChunk(body))];
 }
 
 async function checkHar(ctx, chunks, containers) {

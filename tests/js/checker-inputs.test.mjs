@@ -269,3 +269,27 @@ async function sarifSchemaErrors(log) {
   assert.notEqual(call.validation, "unvalidated", "the schema compiled");
   return call.validation === "valid" ? [] : call.argsError.errors;
 }
+
+test("a curl --raw capture of a gzip-coded body is decoded", () => {
+  const body = gzipSync(readFileSync(path.join(streamsDir, "warnings-results.jsonl")));
+  const file = write("raw-gzip.txt", Buffer.concat([Buffer.from("HTTP/1.1 200 OK\r\ncontent-type: application/x-ndjson\r\ncontent-encoding: gzip\r\n\r\n"), body]));
+  const [s] = checkJson([file]).report.streams;
+  const plain = checkJson([path.join(streamsDir, "warnings-results.jsonl")]).report.streams[0];
+  assert.deepEqual(s.violations, plain.violations, "lines are the decoded body's");
+  assert.match(s.notes[0], /gzip content coding decoded/);
+});
+
+test("a violation the core already aggregated counts as its count (either way, the verdict and totals agree)", async () => {
+  const { Diagnostics } = await import(pathToFileURL(path.join(pkgDir, "check", "diagnostics.js")).href);
+  const { textReport } = await import(pathToFileURL(path.join(pkgDir, "check", "report", "text.js")).href);
+  const found = new Diagnostics();
+  found.add({ code: "E3", severity: "warning", message: 'event 4: unknown event type "X" passed over', eventIndex: 4, line: 5, count: 5000 });
+  for (let i = 0; i < 30; i++) found.add({ code: "T10", severity: "warning", message: "m", eventIndex: 10 + i, line: 11 + i });
+  assert.deepEqual(found.totals, { fatal: 0, violation: 0, warning: 5030 });
+  assert.deepEqual(found.counts(), { E3: 5000, T10: 30 });
+  assert.deepEqual(found.omitted(), { T10: { count: 30, shown: 20 } }, "the aggregated E3 is shown whole");
+  assert.equal(found.verdict, "warnings");
+  const result = { label: "x.jsonl", format: "jsonl", containers: [], summary: { run: { status: "finished" }, eventsSeen: 50, calls: [] }, pending: [], violations: found.list(), omitted: found.omitted(), verdict: found.verdict, notes: [] };
+  const text = textReport([result], { streams: 1, clean: 0, warnings: 1, violations: 0, fatal: 0, unreadable: 0 }, false);
+  assert.match(text, /^x\.jsonl:5: warning\[E3\]: unknown event type "X" passed over \(event 4, 5000 times\)$/m);
+});

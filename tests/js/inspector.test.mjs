@@ -174,3 +174,59 @@ test("a HAR dropped on the inspector, and a file picked, are checked in the page
     await inspector.stop();
   }
 });
+
+test("the inspector's server answers loopback names only, takes no data, serves only the package's modules and the named files", async () => {
+  const { request } = await import("node:http");
+  const inspector = await startInspector([t8]);
+  const { port } = new URL(inspector.url);
+  const ask = (pathName, { method = "GET", host = `127.0.0.1:${port}` } = {}) =>
+    new Promise((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path: pathName, method, headers: { host } }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode, body, headers: res.headers }));
+      });
+      req.on("error", reject);
+      req.end(method === "POST" ? "data" : undefined);
+    });
+  try {
+    assert.equal((await ask("/inputs/0")).body, readFileSync(t8, "utf8"));
+    assert.equal((await ask("/inputs/0", { host: `localhost:${port}` })).status, 200);
+    assert.equal((await ask("/inputs/0", { host: `attacker.example:${port}` })).status, 403, "DNS rebinding");
+    assert.equal((await ask("/", { method: "POST" })).status, 405);
+    assert.equal((await ask("/inputs/1")).status, 404);
+    assert.equal((await ask("/pkg/index.js")).status, 200);
+    assert.equal((await ask("/pkg/package.json")).status, 404, "modules only");
+    assert.equal((await ask("/pkg/%2e%2e/%2e%2e/package.json")).status, 404);
+    assert.equal((await ask("/pkg/..%2f..%2fpackage.json")).status, 404);
+    const page = await ask("/");
+    assert.match(page.headers["content-security-policy"], /default-src 'self'/);
+  } finally {
+    await inspector.stop();
+  }
+});
+
+test("inspect --open opens the URL with the system's opener, and without --open nothing is opened", { skip: process.platform !== "linux" }, async () => {
+  const bin = path.join(tmp, "bin");
+  mkdirSync(bin, { recursive: true });
+  const log = path.join(tmp, "opened.txt");
+  const opener = path.join(bin, "xdg-open");
+  const { writeFileSync, chmodSync, existsSync } = await import("node:fs");
+  writeFileSync(opener, `#!/bin/sh\necho "$@" >> ${JSON.stringify(log)}\n`);
+  chmodSync(opener, 0o755);
+  const env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH}` };
+  for (const open of [false, true]) {
+    const child = spawn(process.execPath, [cli, "inspect", t8, ...(open ? ["--open"] : [])], { env, stdio: ["ignore", "pipe", "pipe"] });
+    const [first] = await once(child.stdout, "data");
+    const url = String(first).split("\n")[0];
+    if (open) {
+      for (let i = 0; i < 100 && !existsSync(log); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(readFileSync(log, "utf8"), `${url}\n`);
+    } else {
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(existsSync(log), false, "no browser opened without --open");
+    }
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  }
+});
