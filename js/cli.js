@@ -12,6 +12,7 @@ import { junitReport } from "./check/report/junit.js";
 import { sarifReport } from "./check/report/sarif.js";
 import { htmlReport } from "./check/report/html-document.js";
 import { READ_LIMITS } from "./check/stream.js";
+import { countVerdicts } from "./check/diagnostics.js";
 
 const USAGE = `Usage: agui-tool-calls check [options] FILE...
        agui-tool-calls inspect [options] [FILE...] [--port N] [--open]
@@ -218,12 +219,6 @@ function readTools(file) {
     if (typeof description !== "string") throw new UsageError(`--tools ${file}: tool "${name}" has a description that is not a string`);
     return { name, description, parameters };
   });
-}
-
-function countVerdicts(results) {
-  const totals = { streams: results.length, clean: 0, warnings: 0, violations: 0, fatal: 0, unreadable: 0 };
-  for (const r of results) totals[r.verdict]++;
-  return totals;
 }
 
 function render(format, results, totals, exitCode) {

@@ -110,3 +110,10 @@ export function findingsOf(summary, lineOf, stopped) {
 function quote(s) {
   return JSON.stringify(String(s));
 }
+
+/** The totals of a list of results, by verdict. */
+export function countVerdicts(results) {
+  const totals = { streams: results.length, clean: 0, warnings: 0, violations: 0, fatal: 0, unreadable: 0 };
+  for (const r of results) totals[r.verdict]++;
+  return totals;
+}

@@ -178,7 +178,6 @@ async function checkStream(ctx, stream, chunks) {
       const line = lines.lineOf(index);
       return line === null ? null : stream.lineOf(line);
     };
-    for (const v of found.list()) if (v.line !== null && v.code !== "R1") v.line = stream.lineOf(v.line);
     const summary = JSON.parse(tracker.summaryWithoutViolations());
     const fatalRead = reader.fatal === true;
     for (let from = 0, n = tracker.violationCount(); from < n; from += VIOLATION_PAGE) {
@@ -234,7 +233,7 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
   };
   const oversized = (line, bytes) => {
     state.fatal = true;
-    found.add({ source: "checker", code: "R3", severity: "fatal", line, eventIndex: null, message: `a line of ${bytes} bytes or more, over the limit of ${ctx.limits.maxLineBytes} (--max-line-bytes): the rest of the stream is not read` });
+    found.add({ source: "checker", code: "R3", severity: "fatal", line: stream.lineOf(line), eventIndex: null, message: `a line of ${bytes} bytes or more, over the limit of ${ctx.limits.maxLineBytes} (--max-line-bytes): the rest of the stream is not read` });
   };
   if (stream.format === "jsonl") {
     const jsonl = new JsonlReader({
@@ -246,7 +245,7 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
         return tracker.feedJson(text);
       },
       onForeign(line, text) {
-        found.add({ source: "checker", code: "R2", severity: "violation", line, eventIndex: null, message: `a text/event-stream line in a JSON Lines file, not read: ${clip(text)}` });
+        found.add({ source: "checker", code: "R2", severity: "violation", line: stream.lineOf(line), eventIndex: null, message: `a text/event-stream line in a JSON Lines file, not read: ${clip(text)}` });
       },
       onOversized: oversized,
     });
@@ -267,7 +266,7 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
           source: "checker",
           code: "R2",
           severity: json ? "violation" : "warning",
-          line,
+          line: stream.lineOf(line),
           eventIndex: null,
           message: json ? `a JSON Lines event in a text/event-stream file, which event-stream readers drop: ${clip(start)}` : `a line that is no event-stream field, which readers ignore: ${clip(start)}`,
         });

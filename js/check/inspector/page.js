@@ -4,7 +4,8 @@
 // scrubber over the event index shows the snapshot a UI had at that event.
 import { ToolCallTracker } from "../../index.js";
 import { checkChunks } from "../stream.js";
-import { countVerdicts, esc, renderSnapshot, renderStream, summaryLine, timelineOf } from "../report/html.js";
+import { countVerdicts } from "../diagnostics.js";
+import { renderSnapshot, renderStream, summaryLine, timelineOf } from "../report/html.js";
 
 /** Events kept per stream for the timeline and the replay. */
 const MAX_EVENTS = 20_000;

@@ -150,13 +150,6 @@ export function summaryLine(totals) {
   return `${totals.streams} stream${totals.streams === 1 ? "" : "s"}: ${parts.join(", ")}`;
 }
 
-/** The totals of a list of results, by verdict. */
-export function countVerdicts(results) {
-  const totals = { streams: results.length, clean: 0, warnings: 0, violations: 0, fatal: 0, unreadable: 0 };
-  for (const r of results) totals[r.verdict]++;
-  return totals;
-}
-
 /** The snapshot of a tracker at one event, for the inspector's scrubber. */
 export function renderSnapshot(snapshot, index, row) {
   const calls = snapshot.calls
