@@ -293,3 +293,20 @@ test("a violation the core already aggregated counts as its count (either way, t
   const text = textReport([result], { streams: 1, clean: 0, warnings: 1, violations: 0, fatal: 0, unreadable: 0 }, false);
   assert.match(text, /^x\.jsonl:5: warning\[E3\]: unknown event type "X" passed over \(event 4, 5000 times\)$/m);
 });
+
+test("a gzipped 50 MB stream is decompressed as it is read, in under 100 MB of resident memory", async () => {
+  const lines = [];
+  for (let r = 0; r < 40; r++) {
+    lines.push(started.replace('"r"', `"r${r}"`), ev({ type: "TEXT_MESSAGE_START", messageId: `m${r}`, role: "assistant" }));
+    for (let d = 0; d < 200; d++) lines.push(ev({ type: "TEXT_MESSAGE_CONTENT", messageId: `m${r}`, delta: "word ".repeat(40) }));
+    lines.push(ev({ type: "TEXT_MESSAGE_END", messageId: `m${r}` }), finished.replace('"r"', `"r${r}"`));
+  }
+  const block = Buffer.from(lines.join("")); // 40 runs, about 1.8 MB
+  const copies = Math.ceil((50 * MB) / block.length);
+  const file = write("large.jsonl.gz", gzipSync(Buffer.concat(Array(copies).fill(block))));
+  const { status, stdout, peak } = await checkMeasured(["--format", "json", file]);
+  assert.equal(status, 0, stdout);
+  const [s] = JSON.parse(stdout).streams;
+  assert.deepEqual([s.containers, s.summary.eventsSeen, s.verdict], [["gzip"], copies * 40 * 204, "clean"]);
+  assert.ok(peak < 100 * MB, `peak RSS ${(peak / MB).toFixed(1)} MB`);
+});
