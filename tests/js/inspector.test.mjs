@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -86,9 +86,9 @@ test("the HTML report is one self-contained file: calls, violations linked to ev
   }
 });
 
-/** Starts `inspect`; resolves to { url, stop }. */
-async function startInspector(files) {
-  const child = spawn(process.execPath, [cli, "inspect", ...files, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+/** Starts `inspect` (of the package at `cliPath`); resolves to { url, stop }. */
+async function startInspector(files, cliPath = cli) {
+  const child = spawn(process.execPath, [cliPath, "inspect", ...files, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.setEncoding("utf8");
   while (!out.includes("\n")) {
@@ -203,6 +203,17 @@ test("the inspector's server answers loopback names only, takes no data, serves 
     assert.match(page.headers["content-security-policy"], /default-src 'self'/);
   } finally {
     await inspector.stop();
+  }
+  // Installed, the package sits in a node_modules of its own: its modules are still served.
+  const installed = path.join(tmp, "app", "node_modules", "agui-tool-calls");
+  cpSync(pkgDir, installed, { recursive: true });
+  const app = await startInspector([], path.join(installed, "cli.js"));
+  try {
+    const { port: appPort } = new URL(app.url);
+    const res = await fetch(`http://127.0.0.1:${appPort}/pkg/check/inspector/page.js`);
+    assert.equal(res.status, 200);
+  } finally {
+    await app.stop();
   }
 });
 

@@ -102,7 +102,10 @@ async function sendInput(res, input) {
 /** The package's own ES modules, and nothing else of the disk. */
 async function sendModule(res, rel) {
   const file = path.resolve(PACKAGE, decodeURIComponent(rel));
-  if (!file.startsWith(PACKAGE + path.sep) || path.extname(file) !== ".js" || file.includes(`${path.sep}node_modules${path.sep}`)) {
+  // Inside the package (which itself may well sit in a node_modules), never
+  // in a dependency of it.
+  const inside = path.relative(PACKAGE, file);
+  if (inside.startsWith("..") || path.isAbsolute(inside) || inside.split(path.sep).includes("node_modules") || path.extname(file) !== ".js") {
     return send(res, 404, "text/plain", "not found");
   }
   try {
