@@ -8,6 +8,19 @@
 /** Detailed diagnostics kept per rule; the rest are counted. */
 export const KEEP_PER_RULE = 20;
 
+/**
+ * What the checker's own findings say, by rule id, for reports that describe
+ * their rules (SARIF): R1-R3 are no protocol rules; T6 and S1 are reported
+ * here as findings about a call's arguments.
+ */
+export const CHECKER_TITLES = Object.freeze({
+  R1: "The recording ends inside a run, or with calls open.",
+  R2: "The file mixes formats: a line of another format than the file's.",
+  R3: "A line over the line limit (the reading of that stream stops).",
+  T6: "The arguments of a closed call are not JSON.",
+  S1: "The arguments of a call to an advertised tool fail its schema.",
+});
+
 export class Diagnostics {
   #byRule = new Map(); // code -> { kept, count, firstLine }
   totals = { fatal: 0, violation: 0, warning: 0 };

@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import process from "node:process";
 import path from "node:path";
 import { RULE_TITLES } from "./rules.js";
+import { CHECKER_TITLES } from "../diagnostics.js";
 import { plainMessage } from "./message.js";
 
 const LEVELS = { fatal: "error", violation: "error", warning: "warning" };
@@ -24,7 +25,7 @@ export function sarifReport(results, version, cwd = process.cwd()) {
         informationUri: "https://www.npmjs.com/package/agui-tool-calls",
         rules: seen.map((id) => ({
           id,
-          shortDescription: { text: RULE_TITLES[id] ?? `Rule ${id}` },
+          shortDescription: { text: CHECKER_TITLES[id] ?? RULE_TITLES[id] ?? `Rule ${id}` },
           defaultConfiguration: { level: levelOfRule(results, id) },
         })),
       },

@@ -1,5 +1,5 @@
 //! What the application does with the calls a run leaves it: approve,
-//! answer, fail or decline each one (rules S3, F5; module `dispose`), then
+//! answer, fail or decline each one (rules S3, F5; module `decisions`), then
 //! check and start the run that continues the thread (rule F6; module
 //! `next_run`).
 //!
@@ -36,10 +36,10 @@
 //! assert!(t.tool_messages().is_empty());
 //! ```
 
-mod dispose;
+mod decisions;
 mod next_run;
 
-pub use dispose::DECLINED_CONTENT;
+pub use decisions::DECLINED_CONTENT;
 pub use next_run::UnansweredCall;
 
 use crate::machine::ResultSource;
