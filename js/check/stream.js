@@ -195,7 +195,7 @@ async function checkStream(ctx, stream, chunks) {
       containers: stream.containers,
       bytes: ctx.bytes,
       stopped: stopped,
-      summary: { ...summary, calls: summary.calls.map(publicCall) },
+      summary: publicSummary(summary),
       violations: found.list(),
       omitted: found.omitted(),
       counts: found.counts(),
@@ -212,6 +212,12 @@ async function checkStream(ctx, stream, chunks) {
       // After a trap the module may refuse even this; the cause is reported.
     }
   }
+}
+
+/** The summary as reports show it: its violations are the result's (counted, bounded). */
+function publicSummary(summary) {
+  const { violations, ...rest } = summary;
+  return { ...rest, calls: summary.calls.map(publicCall) };
 }
 
 /** A call as reports show it: the change-record plumbing (`append`, `partial`) left out. */

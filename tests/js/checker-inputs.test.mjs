@@ -88,6 +88,7 @@ test("two million-fold warnings are counted by rule, and a bounded number kept",
   assert.deepEqual(stream.counts, { E3: n });
   assert.equal(stream.severities.warning, n);
   assert.equal(stream.violations.length, 20);
+  assert.equal(stream.summary.violations, undefined, "no second, empty list in the summary");
   assert.deepEqual(stream.omitted, { E3: { count: n, shown: 20 } });
   const text = check([file]).stdout;
   assert.match(text, /^ {2}\.\.\. 99980 more \[E3\] not shown \(100000 in all; --format json counts them by rule\)$/m);
