@@ -264,12 +264,6 @@ impl Tracker {
         self.message_seq.get(id).copied()
     }
 
-    /// Whether the thread uses `id` as a message id (a message, a tool
-    /// message, a parent message).
-    pub fn message_id_in_use(&self, id: &str) -> bool {
-        self.messages.contains_key(id) || self.message_ids.contains(id)
-    }
-
     /// An advertised tool, by name (rule F1).
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.run_tools
