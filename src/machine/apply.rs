@@ -91,8 +91,8 @@ impl Tracker {
         true
     }
 
-    /// Records where a message id first appeared in the thread (for
-    /// [`Tracker::next_run`]'s placement of calls between messages).
+    /// Records where a message id first appeared in the thread (see
+    /// [`Tracker::message_position`]).
     fn note_message(&mut self, id: &str) {
         if !self.message_seq.contains_key(id) {
             let seq = self.message_seq.len();

@@ -179,11 +179,11 @@ impl WasmTracker {
         out
     }
 
-    /// Ends the active run locally (`Tracker::abort_run`, which cannot
-    /// fail); returns the change record.
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
     #[wasm_bindgen(js_name = abortRun)]
     pub fn abort_run(&mut self, reason: Option<String>) -> String {
-        let _ = self.tracker.abort_run(reason.as_deref());
+        self.tracker.abort_run(reason.as_deref());
         self.take_changes()
     }
 
