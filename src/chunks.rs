@@ -6,7 +6,7 @@
 //! A chunk with another id closes the lane's item and opens its own; an
 //! explicit event closes its own lane first (rule C5).
 
-use crate::events::Text;
+use crate::events::{JsonStr, Text};
 use crate::machine::plan::{CallRef, Op, Plan};
 use crate::machine::Tracker;
 use crate::quote::{quoted, quoted_or_none};
@@ -51,7 +51,7 @@ pub(crate) struct ToolChunk<'a> {
     pub id: Option<Text<'a>>,
     pub name: Option<Text<'a>>,
     pub parent: Option<Text<'a>>,
-    pub delta: Option<Text<'a>>,
+    pub delta: Option<JsonStr<'a>>,
 }
 
 impl Tracker {

@@ -103,7 +103,8 @@ impl WasmTracker {
         content_json: &str,
         message_id: &str,
     ) -> Result<String, JsError> {
-        let content = serde_json::from_str(content_json)
+        // Kept as given: only the syntax is checked, at any depth.
+        let content = crate::events::Opaque::from_json(content_json)
             .map_err(|e| JsError::new(&format!("answer content is not JSON: {e}")))?;
         self.applied(|t| t.answer(id, content, message_id))
     }
@@ -116,7 +117,7 @@ impl WasmTracker {
         content: Option<String>,
         message_id: &str,
     ) -> Result<String, JsError> {
-        let content = content.map(serde_json::Value::String);
+        let content = content.as_deref().map(crate::events::Opaque::string);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
 

@@ -1,0 +1,343 @@
+//! Shallow reading of JSON text: an object's fields and an array's items as
+//! raw text, and strings decoded as `JSON.parse` reads them.
+//!
+//! serde_json checks the syntax (and skips nested values without recursion),
+//! but refuses a string holding a lone surrogate escape (`"\ud83d"`), which
+//! is valid JSON and what `JSON.stringify` writes for a string cut inside a
+//! surrogate pair. Strings are therefore taken as raw text and decoded here:
+//! a lone surrogate becomes U+FFFD, except at the edges of a string, where it
+//! is kept apart ([`JsonStr`]) so argument deltas can rejoin a split pair.
+
+use super::Text;
+use serde::de::{Deserializer, Error, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+
+/// What replaces a surrogate that has no other half.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+/// A decoded JSON string, in UTF-8.
+///
+/// ```
+/// use agui_tool_calls::events::JsonStr;
+/// use std::borrow::Cow;
+///
+/// let s = JsonStr::new(Cow::Borrowed("ok"));
+/// assert_eq!(s.into_text(), "ok");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonStr<'a> {
+    /// The text; a lone surrogate inside it reads as U+FFFD.
+    pub text: Text<'a>,
+    /// A low surrogate (`\udc00`-`\udfff`) the string began with: the second
+    /// half of a pair whose first half ended the previous delta.
+    pub low_first: Option<u16>,
+    /// A high surrogate (`\ud800`-`\udbff`) the string ended with: the first
+    /// half of a pair the next delta completes.
+    pub high_last: Option<u16>,
+}
+
+impl<'a> JsonStr<'a> {
+    /// A string with no lone surrogate at its edges.
+    pub fn new(text: Text<'a>) -> Self {
+        JsonStr {
+            text,
+            low_first: None,
+            high_last: None,
+        }
+    }
+
+    /// Nothing at all: no text and no half pair.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty() && self.low_first.is_none() && self.high_last.is_none()
+    }
+
+    /// The string on its own: a lone surrogate at an edge becomes U+FFFD,
+    /// as a lone surrogate becomes when a JS string is encoded as UTF-8.
+    pub fn into_text(self) -> Text<'a> {
+        if self.low_first.is_none() && self.high_last.is_none() {
+            return self.text;
+        }
+        let mut out = String::with_capacity(self.text.len() + 6);
+        if self.low_first.is_some() {
+            out.push(REPLACEMENT);
+        }
+        out.push_str(&self.text);
+        if self.high_last.is_some() {
+            out.push(REPLACEMENT);
+        }
+        Cow::Owned(out)
+    }
+}
+
+/// Decodes a JSON string literal, quotes included, that serde_json has
+/// already checked (escapes well formed, no control characters). Borrows
+/// when there is no escape. Never panics, even on unchecked text.
+pub(crate) fn decode(literal: &str) -> JsonStr<'_> {
+    let body = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or_default();
+    if !body.contains('\\') {
+        return JsonStr::new(Cow::Borrowed(body));
+    }
+    let bytes = body.as_bytes();
+    let mut out = JsonStr::default();
+    let mut text = String::with_capacity(body.len());
+    // `run` starts the plain text not yet copied; `i` is the scan position.
+    let (mut run, mut i) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        text.push_str(body.get(run..i).unwrap_or_default());
+        let escape_at = i;
+        let kind = bytes.get(i + 1).copied().unwrap_or(b'\\');
+        i += 2;
+        match kind {
+            b'u' => {
+                let unit = hex4(body, i);
+                i += 4;
+                match unit {
+                    0xD800..=0xDBFF => match low_escape(body, i) {
+                        Some(low) => {
+                            text.push(pair(unit, low));
+                            i += 6;
+                        }
+                        None if i >= bytes.len() => out.high_last = Some(unit),
+                        None => text.push(REPLACEMENT),
+                    },
+                    0xDC00..=0xDFFF if escape_at == 0 => out.low_first = Some(unit),
+                    _ => text.push(char::from_u32(unit.into()).unwrap_or(REPLACEMENT)),
+                }
+            }
+            b'n' => text.push('\n'),
+            b't' => text.push('\t'),
+            b'r' => text.push('\r'),
+            b'b' => text.push('\u{8}'),
+            b'f' => text.push('\u{c}'),
+            // `"`, `\` and `/` stand for themselves.
+            other => text.push(char::from(other)),
+        }
+        run = i.min(bytes.len());
+    }
+    text.push_str(body.get(run..).unwrap_or_default());
+    out.text = Cow::Owned(text);
+    out
+}
+
+/// The four hex digits at `at`; a lone low surrogate's value (read as
+/// U+FFFD) if they are missing, which checked text never has.
+fn hex4(body: &str, at: usize) -> u16 {
+    body.get(at..at + 4)
+        .and_then(|h| u16::from_str_radix(h, 16).ok())
+        .unwrap_or(0xDFFF)
+}
+
+/// A `\uXXXX` low surrogate escape at `at`, if there is one.
+fn low_escape(body: &str, at: usize) -> Option<u16> {
+    let escape = body.get(at..at + 6)?;
+    if !escape.starts_with("\\u") {
+        return None;
+    }
+    let unit = hex4(escape, 2);
+    (0xDC00..=0xDFFF).contains(&unit).then_some(unit)
+}
+
+/// The character a high and a low surrogate stand for.
+pub(crate) fn pair(high: u16, low: u16) -> char {
+    let code = 0x1_0000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+    char::from_u32(code).unwrap_or(REPLACEMENT)
+}
+
+/// The kind of a JSON value, from its first byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    String,
+    Null,
+    Object,
+    Array,
+    /// A number or a boolean.
+    Other,
+}
+
+pub(crate) fn kind(raw: &RawValue) -> Kind {
+    match raw.get().as_bytes().first() {
+        Some(b'"') => Kind::String,
+        Some(b'n') => Kind::Null,
+        Some(b'{') => Kind::Object,
+        Some(b'[') => Kind::Array,
+        _ => Kind::Other,
+    }
+}
+
+/// A field read as a string, null, or anything else (the wrong type).
+#[derive(Debug)]
+pub(crate) enum Scalar<'a> {
+    Str(JsonStr<'a>),
+    Null,
+    Wrong,
+}
+
+pub(crate) fn scalar(raw: &RawValue) -> Scalar<'_> {
+    match kind(raw) {
+        Kind::String => Scalar::Str(decode(raw.get())),
+        Kind::Null => Scalar::Null,
+        _ => Scalar::Wrong,
+    }
+}
+
+/// An object's fields in order, each value as raw JSON text.
+#[derive(Debug, Default)]
+pub(crate) struct Fields<'a> {
+    fields: Vec<(Text<'a>, &'a RawValue)>,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of an object, or `None` for any other value.
+    pub(crate) fn of(raw: &'a RawValue) -> Option<Fields<'a>> {
+        if kind(raw) != Kind::Object {
+            return None;
+        }
+        serde_json::Deserializer::from_str(raw.get())
+            .deserialize_map(FieldsVisitor)
+            .ok()
+    }
+
+    /// Reads an object with any serde_json deserializer; any other value is
+    /// an error saying what was found.
+    pub(crate) fn read<D: Deserializer<'a>>(d: D) -> Result<Fields<'a>, D::Error> {
+        d.deserialize_any(FieldsVisitor)
+    }
+
+    /// The value of `key`; a repeated key keeps its last value, as
+    /// `JSON.parse` does.
+    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|&(_, v)| v)
+    }
+}
+
+/// The items of an array, or `None` for any other value.
+pub(crate) fn items(raw: &RawValue) -> Option<Vec<&RawValue>> {
+    if kind(raw) != Kind::Array {
+        return None;
+    }
+    serde_json::from_str(raw.get()).ok()
+}
+
+struct FieldsVisitor;
+
+fn found<E: Error>(what: &str) -> E {
+    E::custom(format_args!("found {what}"))
+}
+
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    // Every other kind of value is refused here, with our own message:
+    // serde's default type errors would link float formatting.
+    fn visit_bool<E: Error>(self, _: bool) -> Result<Self::Value, E> {
+        Err(found("a boolean"))
+    }
+    fn visit_i64<E: Error>(self, _: i64) -> Result<Self::Value, E> {
+        Err(found("a number"))
+    }
+    fn visit_u64<E: Error>(self, _: u64) -> Result<Self::Value, E> {
+        Err(found("a number"))
+    }
+    fn visit_f64<E: Error>(self, _: f64) -> Result<Self::Value, E> {
+        Err(found("a number"))
+    }
+    fn visit_str<E: Error>(self, _: &str) -> Result<Self::Value, E> {
+        Err(found("a string"))
+    }
+    fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
+        Err(found("null"))
+    }
+    fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
+        Err(found("null"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Err(found("an array"))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+        let mut fields = Vec::new();
+        // Keys as raw text too: a key may hold a lone surrogate escape.
+        while let Some(key) = map.next_key::<&'de RawValue>()? {
+            let value = map.next_value::<&'de RawValue>()?;
+            fields.push((decode(key.get()).into_text(), value));
+        }
+        Ok(Fields { fields })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(json: &str) -> (String, Option<u16>, Option<u16>) {
+        let s = decode(json);
+        (s.text.into_owned(), s.low_first, s.high_last)
+    }
+
+    #[test]
+    fn strings_decode_as_json_parse_reads_them() {
+        assert_eq!(decoded(r#""plain""#), ("plain".into(), None, None));
+        assert_eq!(
+            decoded(r#""a\"b\\c\/d\n\t\r\b\f\u00e9\u20ac""#),
+            ("a\"b\\c/d\n\t\r\u{8}\u{c}\u{e9}\u{20ac}".into(), None, None)
+        );
+        assert_eq!(
+            decoded(r#""\ud83d\ude00""#),
+            ("\u{1F600}".into(), None, None)
+        );
+    }
+
+    #[test]
+    fn t4_lone_surrogates_at_the_edges_are_kept_apart() {
+        assert_eq!(decoded(r#""x\ud83d""#), ("x".into(), None, Some(0xD83D)));
+        assert_eq!(decoded(r#""\ude00y""#), ("y".into(), Some(0xDE00), None));
+        assert_eq!(
+            decoded(r#""\ude00\ud83d""#),
+            (String::new(), Some(0xDE00), Some(0xD83D))
+        );
+    }
+
+    #[test]
+    fn e2_lone_surrogates_inside_read_as_replacement() {
+        assert_eq!(
+            decoded(r#""a\ud83db\ude00c\ud800\ud800""#),
+            ("a\u{FFFD}b\u{FFFD}c\u{FFFD}".into(), None, Some(0xD800))
+        );
+        assert_eq!(decode(r#""\ud800""#).into_text(), "\u{FFFD}");
+        assert_eq!(
+            decode(r#""\udc00z\ud800""#).into_text(),
+            "\u{FFFD}z\u{FFFD}"
+        );
+    }
+
+    #[test]
+    fn unchecked_text_never_panics() {
+        for text in [
+            "",
+            "\"",
+            "\"\\",
+            "\"\\u12",
+            "\"\\ud800\\u",
+            "\"\\uzzzz\"",
+            "\"é\\",
+        ] {
+            let _ = decode(text).into_text();
+        }
+    }
+}
