@@ -112,7 +112,8 @@ fn f5_answer_gives_one_tool_message_keyed_by_the_call() {
     let messages: Vec<Value> = t.tool_messages().iter().map(|m| m.to_value()).collect();
     assert_eq!(messages, [tool_message("m1", "c1", "done")]);
     assert_eq!(
-        serde_json::to_value(t.tool_messages()).unwrap(),
+        serde_json::from_str::<Value>(&agui_tool_calls::events::to_json(&t.tool_messages()))
+            .unwrap(),
         json!(messages)
     );
     assert_eq!(

@@ -6,7 +6,7 @@
 
 mod common;
 
-use agui_tool_calls::events::Opaque;
+use agui_tool_calls::events::{to_json, Opaque};
 use agui_tool_calls::{Outcome, Tracker};
 use common::*;
 
@@ -131,7 +131,7 @@ fn f5_the_application_answer_is_kept_byte_exact_at_any_depth() {
     let deep = format!("[{}]", nested(1_000));
     t.answer("c1", Opaque::from_json(&deep).unwrap(), "m1")
         .unwrap();
-    let message = serde_json::to_string(&t.tool_messages()[0]).unwrap();
+    let message = to_json(&t.tool_messages()[0]);
     assert_eq!(
         message,
         format!(r#"{{"id":"m1","role":"tool","toolCallId":"c1","content":{deep}}}"#)
@@ -142,9 +142,6 @@ fn f5_the_application_answer_is_kept_byte_exact_at_any_depth() {
         .unwrap();
     assert_eq!(t.tool_messages()[0].content.get(), AWKWARD);
     // What goes back in the next run's input is accepted as it came out.
-    let input = format!(
-        r#"{{"messages":[{}]}}"#,
-        serde_json::to_string(&t.tool_messages()[0]).unwrap()
-    );
+    let input = format!(r#"{{"messages":[{}]}}"#, to_json(&t.tool_messages()[0]));
     t.start_run_json(&input).unwrap();
 }

@@ -9,10 +9,34 @@
 //! is kept apart ([`JsonStr`]) so argument deltas can rejoin a split pair.
 
 use super::Text;
-use serde::de::{Deserializer, Error, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
 use std::borrow::Cow;
-use std::fmt;
+
+/// The exact text of one JSON value, borrowed from checked input.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Raw<'a>(&'a str);
+
+impl<'a> Raw<'a> {
+    /// `text` if it is one JSON value, surrounding whitespace trimmed. The
+    /// syntax is checked by serde_json without recursion and without
+    /// reading numbers (no depth or range limit) or surrogates.
+    pub(crate) fn checked(text: &'a str) -> Result<Raw<'a>, serde_json::Error> {
+        serde_json::from_str::<IgnoredAny>(text)?;
+        Ok(Raw(
+            text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
+        ))
+    }
+
+    pub(crate) fn get(self) -> &'a str {
+        self.0
+    }
+
+    /// The part from byte `from` to byte `to`; indices from the scanner
+    /// below always fall on ASCII bytes.
+    fn slice(self, from: usize, to: usize) -> Raw<'a> {
+        Raw(self.0.get(from..to).unwrap_or_default())
+    }
+}
 
 /// What replaces a surrogate that has no other half.
 pub const REPLACEMENT: char = '\u{FFFD}';
@@ -162,7 +186,7 @@ pub(crate) enum Kind {
     Other,
 }
 
-pub(crate) fn kind(raw: &RawValue) -> Kind {
+pub(crate) fn kind(raw: Raw<'_>) -> Kind {
     match raw.get().as_bytes().first() {
         Some(b'"') => Kind::String,
         Some(b'n') => Kind::Null,
@@ -180,7 +204,7 @@ pub(crate) enum Scalar<'a> {
     Wrong,
 }
 
-pub(crate) fn scalar(raw: &RawValue) -> Scalar<'_> {
+pub(crate) fn scalar(raw: Raw<'_>) -> Scalar<'_> {
     match kind(raw) {
         Kind::String => Scalar::Str(decode(raw.get())),
         Kind::Null => Scalar::Null,
@@ -188,32 +212,52 @@ pub(crate) fn scalar(raw: &RawValue) -> Scalar<'_> {
     }
 }
 
+/// What a value is, for messages: `found a number`.
+pub(crate) fn describe(raw: Raw<'_>) -> &'static str {
+    match raw.get().as_bytes().first() {
+        Some(b'"') => "a string",
+        Some(b'n') => "null",
+        Some(b'{') => "an object",
+        Some(b'[') => "an array",
+        Some(b't' | b'f') => "a boolean",
+        _ => "a number",
+    }
+}
+
 /// An object's fields in order, each value as raw JSON text.
 #[derive(Debug, Default)]
 pub(crate) struct Fields<'a> {
-    fields: Vec<(Text<'a>, &'a RawValue)>,
+    fields: Vec<(Text<'a>, Raw<'a>)>,
 }
 
 impl<'a> Fields<'a> {
     /// The fields of an object, or `None` for any other value.
-    pub(crate) fn of(raw: &'a RawValue) -> Option<Fields<'a>> {
-        if kind(raw) != Kind::Object {
+    pub(crate) fn of(raw: Raw<'a>) -> Option<Fields<'a>> {
+        let b = raw.get().as_bytes();
+        if b.first() != Some(&b'{') {
             return None;
         }
-        serde_json::Deserializer::from_str(raw.get())
-            .deserialize_map(FieldsVisitor)
-            .ok()
-    }
-
-    /// Reads an object with any serde_json deserializer; any other value is
-    /// an error saying what was found.
-    pub(crate) fn read<D: Deserializer<'a>>(d: D) -> Result<Fields<'a>, D::Error> {
-        d.deserialize_any(FieldsVisitor)
+        let mut fields = Vec::new();
+        let mut i = skip_ws(b, 1);
+        // Checked text: `"key" : value` pairs separated by commas.
+        while b.get(i) == Some(&b'"') {
+            let key_end = string_end(b, i);
+            let key = decode(raw.slice(i, key_end).get()).into_text();
+            let start = skip_ws(b, skip_ws(b, key_end) + 1);
+            let end = value_end(b, start);
+            fields.push((key, raw.slice(start, end)));
+            i = skip_ws(b, end);
+            if b.get(i) != Some(&b',') {
+                break;
+            }
+            i = skip_ws(b, i + 1);
+        }
+        Some(Fields { fields })
     }
 
     /// The value of `key`; a repeated key keeps its last value, as
     /// `JSON.parse` does.
-    pub(crate) fn get(&self, key: &str) -> Option<&'a RawValue> {
+    pub(crate) fn get(&self, key: &str) -> Option<Raw<'a>> {
         self.fields
             .iter()
             .rev()
@@ -223,61 +267,83 @@ impl<'a> Fields<'a> {
 }
 
 /// The items of an array, or `None` for any other value.
-pub(crate) fn items(raw: &RawValue) -> Option<Vec<&RawValue>> {
-    if kind(raw) != Kind::Array {
+pub(crate) fn items(raw: Raw<'_>) -> Option<Vec<Raw<'_>>> {
+    let b = raw.get().as_bytes();
+    if b.first() != Some(&b'[') {
         return None;
     }
-    serde_json::from_str(raw.get()).ok()
-}
-
-struct FieldsVisitor;
-
-fn found<E: Error>(what: &str) -> E {
-    E::custom(format_args!("found {what}"))
-}
-
-impl<'de> Visitor<'de> for FieldsVisitor {
-    type Value = Fields<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    // Every other kind of value is refused here, with our own message:
-    // serde's default type errors would link float formatting.
-    fn visit_bool<E: Error>(self, _: bool) -> Result<Self::Value, E> {
-        Err(found("a boolean"))
-    }
-    fn visit_i64<E: Error>(self, _: i64) -> Result<Self::Value, E> {
-        Err(found("a number"))
-    }
-    fn visit_u64<E: Error>(self, _: u64) -> Result<Self::Value, E> {
-        Err(found("a number"))
-    }
-    fn visit_f64<E: Error>(self, _: f64) -> Result<Self::Value, E> {
-        Err(found("a number"))
-    }
-    fn visit_str<E: Error>(self, _: &str) -> Result<Self::Value, E> {
-        Err(found("a string"))
-    }
-    fn visit_unit<E: Error>(self) -> Result<Self::Value, E> {
-        Err(found("null"))
-    }
-    fn visit_none<E: Error>(self) -> Result<Self::Value, E> {
-        Err(found("null"))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(found("an array"))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
-        let mut fields = Vec::new();
-        // Keys as raw text too: a key may hold a lone surrogate escape.
-        while let Some(key) = map.next_key::<&'de RawValue>()? {
-            let value = map.next_value::<&'de RawValue>()?;
-            fields.push((decode(key.get()).into_text(), value));
+    let mut items = Vec::new();
+    let mut i = skip_ws(b, 1);
+    while i < b.len() && b[i] != b']' {
+        let end = value_end(b, i);
+        items.push(raw.slice(i, end));
+        i = skip_ws(b, end);
+        if b.get(i) != Some(&b',') {
+            break;
         }
-        Ok(Fields { fields })
+        i = skip_ws(b, i + 1);
+    }
+    Some(items)
+}
+
+/// The scanner: positions in checked JSON text, without recursion. Every
+/// step moves forward, so even unchecked text cannot make it loop.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        i += 1;
+    }
+    i
+}
+
+/// Just past the closing quote of the string whose opening quote is at `i`.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    i += 1;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    b.len()
+}
+
+/// Just past the value that starts at `i`.
+fn value_end(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'"') => string_end(b, i),
+        Some(b'{' | b'[') => {
+            let (mut depth, mut j) = (0usize, i);
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = string_end(b, j);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            b.len()
+        }
+        // A number or a literal: up to the next delimiter.
+        _ => {
+            let mut j = i;
+            while !matches!(
+                b.get(j),
+                None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            ) {
+                j += 1;
+            }
+            j
+        }
     }
 }
 
@@ -326,8 +392,50 @@ mod tests {
         );
     }
 
+    fn shallow(text: &str) -> Vec<(String, String)> {
+        let fields = Fields::of(Raw::checked(text).unwrap()).unwrap();
+        fields
+            .fields
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.get().to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn objects_and_arrays_split_into_raw_parts() {
+        assert_eq!(
+            shallow(r#" { "a" : [1, {"b}": "]"}] , "\"k\"":-0 ,"n":null,"s":"x\"}","e":{}} "#),
+            [
+                ("a".into(), r#"[1, {"b}": "]"}]"#.into()),
+                ("\"k\"".into(), "-0".into()),
+                ("n".into(), "null".into()),
+                ("s".into(), r#""x\"}""#.into()),
+                ("e".into(), "{}".into()),
+            ]
+        );
+        assert!(shallow("{}").is_empty());
+        let raw = Raw::checked(r#"[ 1e400 ,"a", [[]] ,{"x":[]}]"#).unwrap();
+        let parts: Vec<&str> = items(raw).unwrap().iter().map(|r| r.get()).collect();
+        assert_eq!(parts, ["1e400", r#""a""#, "[[]]", r#"{"x":[]}"#]);
+        assert!(items(Raw::checked("[ ]").unwrap()).unwrap().is_empty());
+        assert!(Raw::checked("[1,]").is_err());
+    }
+
     #[test]
     fn unchecked_text_never_panics() {
+        for text in [
+            "{",
+            "{\"",
+            "{\"a\"",
+            "{\"a\":",
+            "[",
+            "[1,",
+            "{\"a\":[}",
+            r#"["\"] ,"#,
+        ] {
+            let _ = Fields::of(Raw(text));
+            let _ = items(Raw(text));
+        }
         for text in [
             "",
             "\"",

@@ -13,7 +13,7 @@ mod payload;
 mod raw;
 
 pub use json::{JsonStr, REPLACEMENT};
-pub use opaque::Opaque;
+pub use opaque::{to_json, Opaque};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -170,8 +170,8 @@ impl RunInput {
     /// assert_eq!(input.messages[0].tool_call_id.as_deref(), Some("c1"));
     /// ```
     pub fn from_json(text: &str) -> Result<RunInput, EventError> {
-        let raw: &serde_json::value::RawValue =
-            serde_json::from_str(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
+        let raw =
+            json::Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
         payload::run_input(raw).map_err(EventError::e2)
     }
 
@@ -257,11 +257,7 @@ impl<'a> Event<'a> {
     /// the syntax of parts the tracker does not read is checked, without
     /// recursion: their depth is not limited.
     pub fn from_json(text: &'a str) -> Result<Event<'a>, EventError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let event = raw::read(&mut de)?;
-        de.end()
-            .map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
-        Ok(event)
+        raw::read(text)
     }
 
     /// The family of the event's type (rule C5).

@@ -3,21 +3,20 @@
 //! everything else is skipped or kept as given. Errors name the field by
 //! its path.
 
-use super::json::{self, Fields, Kind, Scalar};
+use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
-fn object<'a>(v: &'a RawValue, path: &str) -> Result<Fields<'a>, String> {
+fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
     Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
 }
 
-fn array<'a>(v: &'a RawValue, path: &str) -> Result<Vec<&'a RawValue>, String> {
+fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
     json::items(v).ok_or_else(|| format!("field \"{path}\" must be an array"))
 }
 
 /// A string field; lone surrogates read as U+FFFD.
-fn string(v: &RawValue) -> Option<String> {
+fn string(v: Raw<'_>) -> Option<String> {
     match json::scalar(v) {
         Scalar::Str(s) => Some(s.into_text().into_owned()),
         _ => None,
@@ -33,7 +32,7 @@ fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String
 
 /// An optional string; `null` reads as absent.
 fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
-    match map.get(key).filter(|v| json::kind(v) != Kind::Null) {
+    match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
         Some(v) => string(v)
             .map(Some)
@@ -46,8 +45,8 @@ fn optional_array<'a>(
     map: &Fields<'a>,
     key: &str,
     path: &str,
-) -> Result<Option<Vec<&'a RawValue>>, String> {
-    match map.get(key).filter(|v| json::kind(v) != Kind::Null) {
+) -> Result<Option<Vec<Raw<'a>>>, String> {
+    match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
         Some(v) => array(v, &format!("{path}.{key}")).map(Some),
     }
@@ -55,9 +54,9 @@ fn optional_array<'a>(
 
 /// The `input` of `RUN_STARTED` (a `RunAgentInput`): its messages and tools.
 /// `state`, `forwardedProps` and the rest are skipped unread.
-pub(super) fn run_input(v: &RawValue) -> Result<RunInput, String> {
+pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
     let map = object(v, "input")?;
-    let messages = match map.get("messages").filter(|v| json::kind(v) != Kind::Null) {
+    let messages = match map.get("messages").filter(|&v| json::kind(v) != Kind::Null) {
         None => Vec::new(),
         Some(v) => messages(v, "input.messages")?,
     };
@@ -68,7 +67,7 @@ pub(super) fn run_input(v: &RawValue) -> Result<RunInput, String> {
     Ok(RunInput { messages, tools })
 }
 
-fn tools(items: Vec<&RawValue>) -> Result<Vec<Tool>, String> {
+fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         let path = format!("input.tools[{i}]");
@@ -92,7 +91,7 @@ fn parameters(map: &Fields, path: &str) -> Result<Value, String> {
 }
 
 /// A list of history messages at `path`.
-pub(super) fn messages(v: &RawValue, path: &str) -> Result<Vec<Message>, String> {
+pub(super) fn messages(v: Raw<'_>, path: &str) -> Result<Vec<Message>, String> {
     let items = array(v, path)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
@@ -101,7 +100,7 @@ pub(super) fn messages(v: &RawValue, path: &str) -> Result<Vec<Message>, String>
     Ok(out)
 }
 
-fn message(v: &RawValue, path: &str) -> Result<Message, String> {
+fn message(v: Raw<'_>, path: &str) -> Result<Message, String> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
     let role = required_string(&map, "role", path)?;
@@ -126,7 +125,7 @@ fn message(v: &RawValue, path: &str) -> Result<Message, String> {
     })
 }
 
-fn history_call(v: &RawValue, path: &str) -> Result<HistoryCall, String> {
+fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
     let fpath = format!("{path}.function");
@@ -142,7 +141,7 @@ fn history_call(v: &RawValue, path: &str) -> Result<HistoryCall, String> {
 }
 
 /// `RUN_FINISHED.outcome`: `success` or `interrupt` (rule L7).
-pub(super) fn outcome(v: &RawValue) -> Result<Outcome, String> {
+pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
     let map = object(v, "outcome")?;
     let kind = required_string(&map, "type", "outcome")?;
     match kind.as_str() {

@@ -5,10 +5,8 @@
 //! `TOOL_CALL_ARGS`); opaque payloads stay raw text ([`Opaque`]), and only
 //! the rare nested payloads the tracker reads are read further.
 
-use super::json::{self, Fields, JsonStr, Kind, Scalar};
+use super::json::{self, Fields, JsonStr, Kind, Raw, Scalar};
 use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
-use serde::Deserializer;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// Field checks for one event type, naming the type in every error.
@@ -18,7 +16,7 @@ struct Check<'f, 'a> {
 }
 
 impl<'a> Check<'_, 'a> {
-    fn raw(&self, name: &str) -> Option<&'a RawValue> {
+    fn raw(&self, name: &str) -> Option<Raw<'a>> {
         self.fields.get(name)
     }
 
@@ -50,8 +48,8 @@ impl<'a> Check<'_, 'a> {
     }
 
     /// A field that is absent or `null` reads as `None`.
-    fn present(&self, name: &str) -> Option<&'a RawValue> {
-        self.raw(name).filter(|v| json::kind(v) != Kind::Null)
+    fn present(&self, name: &str) -> Option<Raw<'a>> {
+        self.raw(name).filter(|&v| json::kind(v) != Kind::Null)
     }
 
     fn wrong(&self, name: &str) -> EventError {
@@ -63,12 +61,15 @@ impl<'a> Check<'_, 'a> {
     }
 }
 
-/// Reads one event object with a serde_json deserializer.
-pub(super) fn read<'a, D: Deserializer<'a, Error = serde_json::Error>>(
-    d: D,
-) -> Result<Event<'a>, EventError> {
-    let fields =
-        Fields::read(d).map_err(|e| EventError::e2(format!("not an event object: {e}")))?;
+/// Reads one event from JSON text.
+pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
+    let raw = Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
+    let fields = Fields::of(raw).ok_or_else(|| {
+        EventError::e2(format!(
+            "not an event object: found {}",
+            json::describe(raw)
+        ))
+    })?;
     build(&fields)
 }
 

@@ -9,6 +9,7 @@ mod options;
 mod records;
 mod regexp;
 
+use crate::events::to_json;
 use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, SummaryRecord};
@@ -77,7 +78,7 @@ impl WasmTracker {
     /// The whole state, without argument text or values (see
     /// `SummaryRecord`), as JSON.
     pub fn summary(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
+        to_json(&SummaryRecord::new(&self.tracker))
     }
 
     /// Records the user's approval of a completed call (rule S3).
@@ -131,7 +132,7 @@ impl WasmTracker {
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
-        serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
+        to_json(&self.tracker.tool_messages())
     }
 
     /// What changed since the last record: a `ChangeRecord`, or for a delta
@@ -144,9 +145,8 @@ impl WasmTracker {
             return record;
         }
         let record = ChangeRecord::new(&self.tracker, &changes);
-        // Serialising plain records of strings, numbers and JSON values
-        // cannot fail; an empty string would make the JS layer throw.
-        serde_json::to_string(&record).unwrap_or_default()
+        // Opaque payloads inside are written as given (`to_json`).
+        to_json(&record)
     }
 }
 

@@ -63,15 +63,20 @@ pub struct ToolMessage {
 }
 
 impl ToolMessage {
-    /// The message as a `serde_json` value (content serde_json cannot
-    /// represent, such as nesting deeper than 128 levels, reads as `null`;
-    /// serialise the message itself to keep it exact).
+    /// The message as a `serde_json` value. Content serde_json cannot
+    /// represent (nesting deeper than 128 levels, `1e400`) reads as `null`:
+    /// [`crate::events::to_json`] of the message keeps it exact.
     pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_else(|_| {
-            let mut lossy = self.clone();
-            lossy.content = Opaque::null();
-            serde_json::to_value(lossy).unwrap_or(Value::Null)
-        })
+        let mut message = serde_json::Map::new();
+        message.insert("id".into(), self.id.clone().into());
+        message.insert("role".into(), "tool".into());
+        message.insert("toolCallId".into(), self.tool_call_id.clone().into());
+        let content = self.content.to_value().unwrap_or(Value::Null);
+        message.insert("content".into(), content);
+        if let Some(error) = &self.error {
+            message.insert("error".into(), error.clone().into());
+        }
+        Value::Object(message)
     }
 }
 
