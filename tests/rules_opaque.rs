@@ -145,3 +145,41 @@ fn f5_the_application_answer_is_kept_byte_exact_at_any_depth() {
     let input = format!(r#"{{"messages":[{}]}}"#, to_json(&t.tool_messages()[0]));
     t.start_run_json(&input).unwrap();
 }
+
+#[test]
+fn e2_only_valid_json_is_read() {
+    // The checks `serde_json` made while building values still apply to
+    // the whole event, opaque parts included.
+    for (text, expected) in [
+        (
+            "{\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c1\",\"delta\":\"a\u{1}\"}",
+            "control character",
+        ),
+        (
+            r#"{"type":"RUN_ERROR","message":"m",}"#,
+            "key must be a string",
+        ),
+        (r#"{"type":"RUN_ERROR","message":"\x"}"#, "invalid escape"),
+        (r#"{"type":"CUSTOM","value":[1,2}"#, "expected"),
+        (r#"{"type":"CUSTOM","value":01}"#, "invalid number"),
+        (
+            r#"{"type":"RUN_ERROR","message":"m"} x"#,
+            "trailing characters",
+        ),
+        (r#"{"type":"RUN_ERROR","message":"m""#, "EOF"),
+        (r#"{"type":"RUN_ERROR","message":"m","#, "EOF"),
+    ] {
+        let mut t = completed_c1();
+        let v = t.push_json(text).unwrap_err();
+        assert_eq!(v.code, "E2", "{text}");
+        assert!(v.message.contains(expected), "{text}: {}", v.message);
+        assert!(v.message.contains("invalid JSON"), "{}", v.message);
+    }
+    let mut t = running();
+    let v = t.push_json("[1]").unwrap_err();
+    assert!(
+        v.message.ends_with("not an event object: found an array"),
+        "{}",
+        v.message
+    );
+}
