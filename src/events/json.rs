@@ -1,12 +1,16 @@
 //! Shallow reading of JSON text: an object's fields and an array's items as
 //! raw text, and strings decoded as `JSON.parse` reads them.
 //!
-//! serde_json checks the syntax (and skips nested values without recursion),
-//! but refuses a string holding a lone surrogate escape (`"\ud83d"`), which
-//! is valid JSON and what `JSON.stringify` writes for a string cut inside a
-//! surrogate pair. Strings are therefore taken as raw text and decoded here:
-//! a lone surrogate becomes U+FFFD, except at the edges of a string, where it
-//! is kept apart ([`JsonStr`]) so argument deltas can rejoin a split pair.
+//! serde_json checks the syntax of the whole text first, skipping values
+//! without recursion and without reading numbers, so neither depth nor
+//! range can refuse valid JSON. Parts are then found by a small scanner over
+//! the checked text and kept as raw text ([`Raw`]): opaque payloads stay
+//! exactly as given, and only what the tracker reads is read further.
+//! Strings are decoded here, not by serde_json, which refuses a lone
+//! surrogate escape (`"\ud83d"`): valid JSON, and what `JSON.stringify`
+//! writes for a string cut inside a surrogate pair. A lone surrogate becomes
+//! U+FFFD, except at the edges of a string, where it is kept apart
+//! ([`JsonStr`]) so argument deltas can rejoin a split pair.
 
 use super::Text;
 use serde::de::IgnoredAny;
