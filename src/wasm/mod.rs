@@ -12,7 +12,7 @@ mod regexp;
 use crate::events::to_json;
 use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
-use records::{ChangeRecord, SummaryRecord};
+use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -82,7 +82,7 @@ impl WasmTracker {
     }
 
     /// Records the user's approval of a completed call (rule S3).
-    pub fn approve(&mut self, id: &str) -> Result<String, JsError> {
+    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
         self.applied(|t| t.approve(id))
     }
 
@@ -92,7 +92,7 @@ impl WasmTracker {
         id: &str,
         reason: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         self.applied(|t| t.decline(id, reason.as_deref(), message_id))
     }
 
@@ -103,10 +103,11 @@ impl WasmTracker {
         id: &str,
         content_json: &str,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         // Kept as given: only the syntax is checked, at any depth.
-        let content = crate::events::Opaque::from_json(content_json)
-            .map_err(|e| JsError::new(&format!("answer content is not JSON: {e}")))?;
+        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
+            JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
+        })?;
         self.applied(|t| t.answer(id, content, message_id))
     }
 
@@ -117,7 +118,7 @@ impl WasmTracker {
         error: &str,
         content: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let content = content.as_deref().map(crate::events::Opaque::string);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
@@ -125,7 +126,7 @@ impl WasmTracker {
     /// Checks the next run's input (rule F6) and advertises its tools;
     /// refused with an error naming each unanswered call.
     #[wasm_bindgen(js_name = startRun)]
-    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsError> {
+    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsValue> {
         self.applied(|t| t.start_run_json(input_json))
     }
 
@@ -151,13 +152,17 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
-    /// Runs an application operation; its change record, or its error as a
-    /// JS `Error` (the tracker is then unchanged).
+    /// Runs an application operation; its change record, or its refusal
+    /// thrown as a `RefusalRecord` in JSON text, which the JS layer turns
+    /// into a `ToolCallRefusedError` (the tracker is then unchanged).
     fn applied(
         &mut self,
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
-    ) -> Result<String, JsError> {
-        operation(&mut self.tracker).map_err(|e| JsError::new(&e.to_string()))?;
+    ) -> Result<String, JsValue> {
+        operation(&mut self.tracker).map_err(|e| {
+            let record = to_json(&RefusalRecord::new(&e));
+            JsValue::from_str(&record)
+        })?;
         Ok(self.take_changes())
     }
 
