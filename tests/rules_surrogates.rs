@@ -166,3 +166,38 @@ fn e2_lone_surrogates_in_history_and_run_input_are_not_fatal() {
     )
     .unwrap();
 }
+
+#[test]
+fn e2_lone_surrogates_in_a_tool_schema_read_as_replacement_characters() {
+    let mut t = Tracker::new(Options::default());
+    push_all(
+        &mut t,
+        &[
+            r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{"messages":[],"tools":[
+              {"name":"f","description":"\ud800","parameters":{"type":"object","description":"a\udc00",
+               "properties":{"q\ud800":{"type":"string","const":"\ud83d"}}}}]}}"#
+                .to_owned(),
+            r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#.to_owned(),
+            args_text(r#"{\"q\ufffd\":\"\ufffd\"}"#),
+            end("c1").to_string(),
+        ],
+    );
+    let tool = t.tool("f").unwrap();
+    assert_eq!(tool.description, "\u{FFFD}");
+    assert_eq!(tool.parameters["description"], "a\u{FFFD}");
+    assert_eq!(t.calls()[0].validation, agui_tool_calls::Validation::Valid);
+    // Schemas are read as values: nesting stays bounded (E2), as before.
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let mut t = Tracker::new(Options::default());
+    let v = t
+        .push_json(&format!(
+            r#"{{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{{"tools":[{{"name":"f","parameters":{deep}}}]}}}}"#
+        ))
+        .unwrap_err();
+    assert_eq!(v.code, "E2");
+    assert!(
+        v.message.contains("nests deeper than 128 levels"),
+        "{}",
+        v.message
+    );
+}

@@ -14,6 +14,7 @@
 
 use super::Text;
 use serde::de::IgnoredAny;
+use serde_json::Value;
 use std::borrow::Cow;
 
 /// The exact text of one JSON value, borrowed from checked input.
@@ -288,6 +289,49 @@ pub(crate) fn items(raw: Raw<'_>) -> Option<Vec<Raw<'_>>> {
         i = skip_ws(b, i + 1);
     }
     Some(items)
+}
+
+/// How deep [`value`] reads, as serde_json does: a JSON Schema is read as
+/// a value, and no real one nests this deep.
+const VALUE_DEPTH: usize = 128;
+
+/// Checked JSON text as a `serde_json` value, strings decoded as above (a
+/// lone surrogate reads as U+FFFD instead of refusing the text). Numbers
+/// are read by serde_json (out of `f64` range is an error, as before).
+///
+/// ```text
+/// {"description":"\ud800"} -> {"description":"\u{FFFD}"}
+/// ```
+pub(crate) fn value(raw: Raw<'_>) -> Result<Value, String> {
+    value_at(raw, VALUE_DEPTH)
+}
+
+fn value_at(raw: Raw<'_>, depth: usize) -> Result<Value, String> {
+    let nested = || {
+        depth
+            .checked_sub(1)
+            .ok_or_else(|| format!("nests deeper than {VALUE_DEPTH} levels"))
+    };
+    match kind(raw) {
+        Kind::String => Ok(Value::String(decode(raw.get()).into_text().into_owned())),
+        Kind::Object => {
+            let depth = nested()?;
+            let mut map = serde_json::Map::new();
+            for (key, item) in Fields::of(raw).unwrap_or_default().fields {
+                map.insert(key.into_owned(), value_at(item, depth)?);
+            }
+            Ok(Value::Object(map))
+        }
+        Kind::Array => {
+            let depth = nested()?;
+            let items = items(raw).unwrap_or_default();
+            items
+                .into_iter()
+                .map(|item| value_at(item, depth))
+                .collect()
+        }
+        Kind::Null | Kind::Other => serde_json::from_str(raw.get()).map_err(|e| e.to_string()),
+    }
 }
 
 /// The scanner: positions in checked JSON text, without recursion. Every

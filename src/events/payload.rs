@@ -85,7 +85,7 @@ fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
 fn parameters(map: &Fields, path: &str) -> Result<Value, String> {
     match map.get("parameters") {
         None => Ok(Value::Null),
-        Some(v) => serde_json::from_str(v.get())
+        Some(v) => json::value(v)
             .map_err(|e| format!("field \"{path}.parameters\" cannot be read as a schema: {e}")),
     }
 }

@@ -133,3 +133,14 @@ test("f5_answer_with_deep_content_is_kept_and_sent_back_as_given", () => {
   assert.deepEqual(Object.keys(message.content[0]), ["z", "a"]);
   t.startRun({ threadId: "t1", runId: "r2", messages: t.toolMessages(), state: { deep } });
 });
+
+test("e2_lone_surrogates_in_options_and_tool_schemas_are_not_refused", () => {
+  const tool = { name: "f", description: "cut \ud83d", parameters: { type: "object", description: "\udc00" } };
+  const t = new ToolCallTracker({ tools: [tool] });
+  const events = [runStarted("r1", { input: { messages: [], tools: [{ ...tool, name: "g" }] } }), start("c1", "f"), args("c1", "{}"), end("c1")];
+  for (const e of events) t.push(e);
+  const s = t.snapshot();
+  assert.equal(s.fatal, null);
+  assert.equal(s.calls[0].advertised, true);
+  assert.equal(s.calls[0].validation, "valid");
+});
