@@ -109,6 +109,9 @@ struct RunRecord<'a> {
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<OutcomeRecord<'a>>,
+    /// `RUN_FINISHED.result`, kept as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Opaque>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
 }
@@ -126,6 +129,7 @@ impl<'a> RunRecord<'a> {
             thread_id: run.thread_id.as_deref(),
             run_id: run.run_id.as_deref(),
             outcome: run.outcome.as_ref().map(outcome_record),
+            result: run.result.as_ref(),
             error: run.error.as_ref().map(|(message, _)| message.as_str()),
         }
     }

@@ -118,6 +118,7 @@ test("s4_deep_content_and_run_input_are_read_not_refused", () => {
     assert.equal(s.fatal, null, path);
     assert.deepEqual(s.calls[0].result.content, [deep], path);
     assert.deepEqual(s.run.outcome.interrupts, [deep], path);
+    assert.deepEqual(s.run.result, deep, path);
   }
 });
 
