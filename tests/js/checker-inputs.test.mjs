@@ -4,7 +4,7 @@
 // against its schema. Run as users run it: a child process on the package.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -12,8 +12,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { root, pkgDir, fixturesDir } from "./support/paths.mjs";
+import { check, checkJson, cli } from "./support/checker-cli.mjs";
 
-const cli = path.join(pkgDir, "cli.js");
 const streamsDir = path.join(root, "examples", "streams");
 const captures = path.join(streamsDir, "captures");
 const tmp = mkdtempSync(path.join(tmpdir(), "agui-inputs-"));
@@ -22,22 +22,6 @@ process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
 const ev = (e) => JSON.stringify(e) + "\n";
 const started = ev({ type: "RUN_STARTED", threadId: "t", runId: "r" });
 const finished = ev({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
-
-function check(args, options = {}) {
-  const result = spawnSync(process.execPath, [cli, "check", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-    ...options,
-  });
-  assert.equal(result.error, undefined);
-  return result;
-}
-
-function checkJson(args, options) {
-  const result = check(["--format", "json", ...args], options);
-  return { ...result, report: JSON.parse(result.stdout) };
-}
 
 function write(name, content) {
   const file = path.join(tmp, name);
