@@ -260,10 +260,10 @@ export type ToolCallState<Tools extends readonly Tool[] = Tool[]> =
     : CallStates<string, unknown, boolean>;
 
 /** The calls to the tool named `Name`, once `advertised`. */
-export type ToolCallFor<Tools extends readonly Tool[], Name extends ToolName<Tools>> = Extract<
-  ToolCallState<Tools>,
-  { readonly name: Name; readonly advertised: true }
->;
+export type ToolCallFor<Tools extends readonly Tool[], Name extends ToolName<Tools>> =
+  Typed<Tools> extends true
+    ? Extract<ToolCallState<Tools>, { readonly name: Name; readonly advertised: true }>
+    : CallStates<string, unknown, true>;
 
 type Outcome =
   | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
