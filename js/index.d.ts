@@ -349,3 +349,11 @@ export declare class ToolCallTracker<const Tools extends readonly Tool[] = Tool[
   /** Releases the wasm memory; the tracker is unusable afterwards. */
   free(): void;
 }
+
+/**
+ * Compiles and instantiates the wasm module (once; later calls return the
+ * same promise). Needed before `new ToolCallTracker` with the
+ * `agui-tool-calls/init` entry, which has no top-level await; the main
+ * entry has already awaited it.
+ */
+export declare function init(): Promise<void>;

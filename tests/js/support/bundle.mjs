@@ -1,6 +1,7 @@
 // Production builds of a fixture app against pkg/, with each bundler's
 // default configuration (no plugins, no config file), and a page runner.
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import assert from "node:assert/strict";
@@ -27,14 +28,19 @@ export async function viteBuild(fixture, vite = "vite") {
   return outDir;
 }
 
-/** `webpack` (webpack-cli, no config file: entry ./src/index.js, production mode); returns the output directory. */
+/**
+ * `webpack` through webpack-cli with no config file (entry ./src/index.js,
+ * output dist/main.js), production mode; adds a page loading the bundle
+ * (webpack writes no HTML without a plugin). Returns the output directory.
+ */
 export async function webpackBuild(fixture) {
-  const { spawnSync } = await import("node:child_process");
   const app = fixtureApp(fixture);
   const cli = path.join(root, "node_modules", "webpack-cli", "bin", "cli.js");
   const result = spawnSync(process.execPath, [cli, "--mode", "production"], { cwd: app, encoding: "utf8" });
   assert.equal(result.status, 0, result.stdout + result.stderr);
-  return path.join(app, "dist");
+  const dist = path.join(app, "dist");
+  writeFileSync(path.join(dist, "index.html"), '<!doctype html>\n<meta charset="utf-8">\n<script src="main.js"></script>\n');
+  return dist;
 }
 
 /** Opens `url` in a new page of `browser` and returns `window.result` once set (page errors fail the test). */
