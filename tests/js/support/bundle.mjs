@@ -7,12 +7,17 @@ import path from "node:path";
 import assert from "node:assert/strict";
 import { fixturesDir, pkgDir, root } from "./paths.mjs";
 
-/** A temporary copy of a fixture app whose node_modules has the package and React. */
-export function fixtureApp(fixture) {
+/**
+ * A temporary copy of a fixture app whose node_modules has the package and
+ * React. `copy`: the package copied, as `npm install` leaves it (a dev
+ * server treats a symlink out of the app as source, not a dependency).
+ */
+export function fixtureApp(fixture, { copy = false } = {}) {
   const app = mkdtempSync(path.join(tmpdir(), "agui-app-"));
   cpSync(path.join(fixturesDir, fixture), app, { recursive: true });
   mkdirSync(path.join(app, "node_modules"));
-  symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
+  if (copy) cpSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), { recursive: true });
+  else symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
   for (const dep of ["react", "react-dom", "scheduler"]) {
     symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
   }
@@ -26,6 +31,15 @@ export async function viteBuild(fixture, vite = "vite") {
   const outDir = path.join(app, "dist");
   await build({ root: app, logLevel: "error", configFile: false, build: { outDir } });
   return outDir;
+}
+
+/** A Vite dev server (default configuration) over the fixture app; returns { url, close }. */
+export async function viteDev(fixture, vite = "vite") {
+  const { createServer } = await import(vite);
+  const app = fixtureApp(fixture, { copy: true });
+  const server = await createServer({ root: app, configFile: false, logLevel: "error", server: { port: 0, host: "127.0.0.1" } });
+  await server.listen();
+  return { url: server.resolvedUrls.local[0].replace(/\/$/, ""), close: () => server.close() };
 }
 
 /**
