@@ -131,3 +131,15 @@ for (const c of t.snapshot().completedCalls) {
   const id: string = spread.id;
   void [text, id];
 }
+
+// A tool without parameters: its arguments are `unknown`, even once valid.
+const bare = new ToolCallTracker({ tools: [{ name: "ping" }, { name: "echo", parameters: { type: "string" } }] as const });
+for (const c of bare.snapshot().completedCalls) {
+  if (c.advertised && c.name === "ping" && c.validation === "valid") {
+    const a: unknown = c.args;
+    // @ts-expect-error unknown, not any
+    c.args.anything;
+    void a;
+  }
+  if (c.advertised && c.name === "echo" && c.validation === "valid") { const s: string = c.args; void s; }
+}
