@@ -271,13 +271,29 @@ type Outcome =
 
 /** The latest run, told apart by `status`. */
 export type RunState =
-  | { readonly status: "idle"; readonly threadId?: undefined; readonly runId?: undefined; readonly outcome?: undefined; readonly error?: undefined }
-  | { readonly status: "running"; readonly threadId: string; readonly runId: string; readonly outcome?: undefined; readonly error?: undefined }
+  | {
+      readonly status: "idle";
+      readonly threadId?: undefined;
+      readonly runId?: undefined;
+      readonly outcome?: undefined;
+      readonly result?: undefined;
+      readonly error?: undefined;
+    }
+  | {
+      readonly status: "running";
+      readonly threadId: string;
+      readonly runId: string;
+      readonly outcome?: undefined;
+      readonly result?: undefined;
+      readonly error?: undefined;
+    }
   | {
       readonly status: "finished";
       readonly threadId?: string;
       readonly runId?: string;
       readonly outcome?: Extract<Outcome, { type: "success" }>;
+      /** `RUN_FINISHED.result`, as given (opaque). */
+      readonly result?: unknown;
       readonly error?: undefined;
     }
   | {
@@ -285,6 +301,8 @@ export type RunState =
       readonly threadId?: string;
       readonly runId?: string;
       readonly outcome: Extract<Outcome, { type: "interrupt" }>;
+      /** `RUN_FINISHED.result`, as given (opaque). */
+      readonly result?: unknown;
       readonly error?: undefined;
     }
   | {
@@ -293,6 +311,8 @@ export type RunState =
       readonly runId?: string;
       /** The outcome, when `RUN_ERROR` came after `RUN_FINISHED`. */
       readonly outcome?: Outcome;
+      /** `RUN_FINISHED.result`, when `RUN_ERROR` came after `RUN_FINISHED`. */
+      readonly result?: unknown;
       /** The message of `RUN_ERROR`. */
       readonly error: string;
     };

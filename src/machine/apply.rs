@@ -5,10 +5,9 @@ use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
-use crate::events::{Message, Outcome, Tool};
+use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
@@ -106,6 +105,9 @@ impl Tracker {
         // The event being applied was counted already.
         let closing_event = self.events_seen.checked_sub(1);
         let call = &mut self.calls[i];
+        if call.args_error.is_none() {
+            call.args.close();
+        }
         call.status = status;
         call.closed_at = closing_event;
         call.lane = None;
@@ -181,12 +183,12 @@ impl Tracker {
     }
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
-    fn append_args(&mut self, index: usize, i: usize, delta: &str) {
+    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
             return;
         }
-        if let Err(e) = call.args.push(delta) {
+        if let Err(e) = call.args.push_delta(delta) {
             let message = format!(
                 "event {index}: arguments of call {}: {}",
                 quoted(&call.id),
@@ -241,7 +243,7 @@ impl Tracker {
     }
 
     /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
-    fn finish_run(&mut self, index: usize, result: Option<Value>, outcome: Option<Outcome>) {
+    fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         mine.sort_unstable();
         mine.dedup();
@@ -374,7 +376,7 @@ impl Tracker {
         &mut self,
         tool_call_id: String,
         message_id: String,
-        content: Option<Value>,
+        content: Option<Opaque>,
         error: Option<String>,
         owner: Option<String>,
     ) {
@@ -390,7 +392,7 @@ impl Tracker {
         }
         let result = ToolResult {
             message_id,
-            content: content.unwrap_or(Value::Null),
+            content: content.unwrap_or_else(Opaque::null),
             error,
             owner,
             source: ResultSource::History,

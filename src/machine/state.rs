@@ -1,7 +1,7 @@
 //! What the tracker knows: calls, their results, and the run.
 
 use crate::args::{ArgsError, ArgsReader, Partial};
-use crate::events::Outcome;
+use crate::events::{Opaque, Outcome};
 use serde_json::Value;
 
 /// Where a call stands.
@@ -44,8 +44,8 @@ pub enum ResultSource {
 pub struct ToolResult {
     /// The tool message's id.
     pub message_id: String,
-    /// A string or an array of content parts, kept as opaque data.
-    pub content: Value,
+    /// A string or an array of content parts, kept as given (opaque).
+    pub content: Opaque,
     pub error: Option<String>,
     /// The subagent the result is attributed to (rule A7), unchecked.
     pub owner: Option<String>,
@@ -209,7 +209,8 @@ pub struct RunState {
     pub run_id: Option<String>,
     pub parent_run_id: Option<String>,
     pub outcome: Option<Outcome>,
-    pub result: Option<Value>,
+    /// `RUN_FINISHED.result`, kept as given (opaque).
+    pub result: Option<Opaque>,
     /// `RUN_ERROR`'s message and code.
     pub error: Option<(String, Option<String>)>,
     /// How many runs have started.
