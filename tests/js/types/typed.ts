@@ -143,3 +143,8 @@ for (const c of bare.snapshot().completedCalls) {
   }
   if (c.advertised && c.name === "echo" && c.validation === "valid") { const s: string = c.args; void s; }
 }
+
+// RUN_FINISHED.result, opaque, once the run finished.
+const r = t.snapshot().run;
+if (r.status === "finished") { const result: unknown = r.result; void result; }
+if (r.status === "running") { const none: undefined = r.result; void none; }
