@@ -1,25 +1,65 @@
-/** An AG-UI tool the application advertises (`RunAgentInput.tools`). */
+/** An AG-UI tool the application advertises (`RunAgentInput.tools`); `Tool` of @ag-ui/core, both ways. */
 export interface Tool {
   name: string;
-  description?: string;
+  description: string;
   /** The tool's parameters, as a JSON Schema (2020-12 or draft-07). */
-  parameters?: unknown;
+  parameters?: any;
+  metadata?: Record<string, any>;
 }
 
-/** A content part of a tool result or answer (opaque to the tracker). */
-export type ContentPart = { type: string; [key: string]: unknown };
+/** A tool as the options take it: the description may be left out. */
+export type ToolOption = Omit<Tool, "description"> & { description?: string };
 
-/** The tool message an answer becomes, for the next run's `messages`. */
+/** Where a media part's content is: inline (base64), at a URL, or a provider's file. */
+export type PartSource =
+  | { type: "data"; value: string; mimeType: string }
+  | { type: "url"; value: string; mimeType?: string }
+  | { type: "file"; value: string; provider?: string; mimeType?: string };
+
+/** A content part of a tool result or answer, as @ag-ui/core 1.0 defines them (opaque to the tracker). */
+export type ContentPart =
+  | { type: "text"; id?: string; text: string; metadata?: any }
+  | { type: "image" | "audio" | "video" | "document"; id?: string; source: PartSource; metadata?: any };
+
+/** The tool message an answer becomes, for the next run's `messages` (a `ToolMessage` of @ag-ui/core). */
 export interface ToolMessage {
   id: string;
   role: "tool";
   toolCallId: string;
   content: string | ContentPart[];
   error?: string;
+  subagentRunId?: string;
+}
+
+/** A call as an assistant message's `toolCalls` holds it. */
+export interface FunctionToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** An assistant message `nextRun` makes up for calls whose message the input lacks. */
+export interface AssistantMessage {
+  id: string;
+  role: "assistant";
+  content?: string;
+  toolCalls?: FunctionToolCall[];
+  subagentRunId?: string;
+}
+
+/** What `nextRun` returns: the input, its messages completed with assistant and tool messages. */
+export type NextRunInput<I extends RunAgentInput> = Omit<I, "messages"> & {
+  messages: Array<I["messages"][number] | AssistantMessage | ToolMessage>;
+};
+
+/** An event as `onEvent` receives it: a plain object, as sent. */
+export interface AgUiEvent {
+  type: string;
+  [key: string]: unknown;
 }
 
 /** The parts of a `RunAgentInput` the tracker reads; other fields pass through. */
-export interface RunAgentInput<Tools extends readonly Tool[] = Tool[]> {
+export interface RunAgentInput<Tools extends readonly ToolOption[] = ToolOption[]> {
   threadId: string;
   runId: string;
   messages: Array<{ id: string; role: string; [key: string]: unknown }>;
@@ -28,9 +68,11 @@ export interface RunAgentInput<Tools extends readonly Tool[] = Tool[]> {
   [key: string]: unknown;
 }
 
-export interface TrackerOptions<Tools extends readonly Tool[] = Tool[]> {
+export interface TrackerOptions<Tools extends readonly ToolOption[] = ToolOption[]> {
   /** Advertised frontend tools (rule F1); declared `as const` (or inline), they type each call's arguments. */
   tools?: Tools;
+  /** Called with every event read (tracked or not: text, state, custom), in order, once applied; not with one a fatal rule refused. */
+  onEvent?: (event: AgUiEvent) => void;
   /** Tool names that must be approved before they may be answered (rule S3). */
   requireApproval?: readonly string[];
   /** A stream fragment: no `RUN_STARTED` required first (rule L1). */
@@ -80,7 +122,7 @@ export interface ArgsError {
  * list their declared properties only, and values are read-only (they
  * are frozen).
  */
-export type FromSchema<S> = S extends unknown ? SchemaValue<S> : never;
+export type FromSchema<S> = 0 extends 1 & S ? unknown : S extends unknown ? SchemaValue<S> : never;
 
 type SchemaValue<S> = S extends { readonly const: infer C }
   ? C
@@ -149,10 +191,10 @@ export type PartialValue<T> = T extends string
       : T;
 
 /** The tools' names, or `string` when the tools are not known to the type system. */
-export type ToolName<Tools extends readonly Tool[]> = Tools[number]["name"];
+export type ToolName<Tools extends readonly ToolOption[]> = Tools[number]["name"];
 
 /** Whether the tools were declared precisely enough (`as const`) to type arguments. */
-type Typed<Tools extends readonly Tool[]> = string extends ToolName<Tools> ? false : true;
+type Typed<Tools extends readonly ToolOption[]> = string extends ToolName<Tools> ? false : true;
 
 /** What every state of a call has, whatever its tool and status. */
 interface CallCommon {
@@ -242,8 +284,8 @@ export type ToolCallJSON<N extends string = string, A = unknown, Adv extends boo
   CallStates<N, A, Adv> extends infer C ? (C extends unknown ? { -readonly [K in Exclude<keyof C, "toJSON">]: C[K] } : never) : never;
 
 /** The calls to one advertised tool of `Tools`. */
-type AdvertisedCall<T> = T extends { readonly name: infer N extends string } & Tool
-  ? CallStates<N, FromSchema<T["parameters"]>, true>
+type AdvertisedCall<T> = T extends { readonly name: infer N extends string } & ToolOption
+  ? CallStates<N, FromSchema<T extends { readonly parameters: infer P } ? P : undefined>, true>
   : never;
 
 /**
@@ -254,13 +296,13 @@ type AdvertisedCall<T> = T extends { readonly name: infer N extends string } & T
  * declared with (a stream advertising other tools in `RUN_STARTED` may
  * break that).
  */
-export type ToolCallState<Tools extends readonly Tool[] = Tool[]> =
+export type ToolCallState<Tools extends readonly ToolOption[] = ToolOption[]> =
   Typed<Tools> extends true
     ? AdvertisedCall<Tools[number]> | CallStates<string, unknown, false>
     : CallStates<string, unknown, boolean>;
 
 /** The calls to the tool named `Name`, once `advertised`. */
-export type ToolCallFor<Tools extends readonly Tool[], Name extends ToolName<Tools>> =
+export type ToolCallFor<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> =
   Typed<Tools> extends true
     ? Extract<ToolCallState<Tools>, { readonly name: Name; readonly advertised: true }>
     : CallStates<string, unknown, true>;
@@ -315,10 +357,20 @@ export type RunState =
       readonly result?: unknown;
       /** The message of `RUN_ERROR`. */
       readonly error: string;
+    }
+  | {
+      /** Ended by `abortRun` (the user stopped, the stream went away). */
+      readonly status: "aborted";
+      readonly threadId?: string;
+      readonly runId?: string;
+      readonly outcome?: Outcome;
+      readonly result?: unknown;
+      /** The reason given to `abortRun`. */
+      readonly error?: string;
     };
 
 /** An immutable view of the tracker; unchanged parts keep their identity across snapshots. */
-export interface Snapshot<Tools extends readonly Tool[] = Tool[]> {
+export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   /** Increments with every change. */
   readonly version: number;
   readonly run: RunState;
@@ -382,7 +434,7 @@ export declare class ToolCallRefusedError extends Error {
  * The tool-call state of one AG-UI thread. `Tools` is inferred from
  * `options.tools`: declared `as const` (or inline), it types the calls.
  */
-export declare class ToolCallTracker<const Tools extends readonly Tool[] = Tool[]> {
+export declare class ToolCallTracker<const Tools extends readonly ToolOption[] = ToolOption[]> {
   constructor(options?: TrackerOptions<Tools>);
   /** Reads one AG-UI event object. */
   push(event: object): Snapshot<Tools>;
@@ -396,6 +448,16 @@ export declare class ToolCallTracker<const Tools extends readonly Tool[] = Tool[
   subscribe(listener: (snapshot: Snapshot<Tools>) => void): () => void;
   /** Advertises the input's tools and checks that it answers every pending call; throws naming each unanswered call. */
   startRun(input: RunAgentInput<Tools>): void;
+  /**
+   * The input to send for the next run: `input` with its messages completed
+   * (every completed call in its assistant message's `toolCalls`, each
+   * followed at once by its one tool message), other fields passed through;
+   * the run is declared as by `startRun`. A pending call left unanswered
+   * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
+   */
+  nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
+  /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
+  abortRun(reason?: string): Snapshot<Tools>;
   approve(toolCallId: string): Snapshot<Tools>;
   decline(toolCallId: string, reason?: string): Snapshot<Tools>;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;

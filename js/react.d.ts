@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ContentPart, Snapshot, Tool, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { ContentPart, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
 
 export interface StoreOptions {
   /**
@@ -10,20 +10,20 @@ export interface StoreOptions {
 }
 
 /** The tracker's current snapshot; one subscription per tracker, renders coalesced per frame by default. */
-export declare function useToolCalls<Tools extends readonly Tool[]>(
+export declare function useToolCalls<Tools extends readonly ToolOption[]>(
   tracker: ToolCallTracker<Tools>,
   options?: StoreOptions,
 ): Snapshot<Tools>;
 
 /** The call with this id (`undefined` until it starts); re-renders only when that call changes. */
-export declare function useToolCall<Tools extends readonly Tool[]>(
+export declare function useToolCall<Tools extends readonly ToolOption[]>(
   tracker: ToolCallTracker<Tools>,
   id: string,
   options?: StoreOptions,
 ): ToolCallState<Tools> | undefined;
 
 /** The calls the application must answer (`snapshot.pendingCalls`); re-renders only when they change. */
-export declare function usePendingCalls<Tools extends readonly Tool[]>(
+export declare function usePendingCalls<Tools extends readonly ToolOption[]>(
   tracker: ToolCallTracker<Tools>,
   options?: StoreOptions,
 ): Snapshot<Tools>["pendingCalls"];
@@ -38,9 +38,9 @@ export interface ToolCallProps<Call> {
 }
 
 /** The props of the component that renders calls to the tool `Name`. */
-export type ToolCallRenderProps<Tools extends readonly Tool[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
+export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
 
-export interface ToolCallsProps<Tools extends readonly Tool[]> extends StoreOptions {
+export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends StoreOptions {
   tracker: ToolCallTracker<Tools>;
   /** A component per advertised tool, by name (keep their identity stable: module-level components). */
   render?: { readonly [Name in ToolName<Tools>]?: (props: ToolCallRenderProps<Tools, Name>) => ReactNode };
@@ -49,4 +49,4 @@ export interface ToolCallsProps<Tools extends readonly Tool[]> extends StoreOpti
 }
 
 /** Every call of the tracker, each through its tool's component (or `fallback`). */
-export declare function ToolCalls<Tools extends readonly Tool[]>(props: ToolCallsProps<Tools>): ReactNode;
+export declare function ToolCalls<Tools extends readonly ToolOption[]>(props: ToolCallsProps<Tools>): ReactNode;
