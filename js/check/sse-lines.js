@@ -6,7 +6,7 @@
 // no field at all (a JSON Lines event in an event-stream file), and lines
 // over the line limit. When asked (`collect`), it gives each event's data
 // too, for reports that show the events themselves.
-import { concat, utf8 } from "./bytes.js";
+import { concat, hasBom, utf8 } from "./bytes.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -75,7 +75,7 @@ export class SseLines {
   #start(chunk) {
     if (this.#started || chunk.length === 0) return 0;
     this.#started = true;
-    return chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    return hasBom(chunk) ? 3 : 0;
   }
 
   #take(chunk, from, to) {
