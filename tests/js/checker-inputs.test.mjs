@@ -295,3 +295,24 @@ test("a gzipped 50 MB stream is decompressed as it is read, in under 100 MB of r
   assert.deepEqual([s.containers, s.summary.eventsSeen, s.verdict], [["gzip"], copies * 40 * 204, "clean"]);
   assert.ok(peak < 100 * MB, `peak RSS ${(peak / MB).toFixed(1)} MB`);
 });
+
+test("s5_an_event_of_many_data_lines_is_bounded_like_a_line_when_collected", async () => {
+  const { SseLines } = await import("../../pkg/check/sse-lines.js");
+  const events = [];
+  const oversized = [];
+  const lines = new SseLines((line, data) => events.push([line, data]), {
+    collect: true,
+    maxLineBytes: 100,
+    onOversized: (line, bytes) => oversized.push([line, bytes]),
+  });
+  const enc = new TextEncoder();
+  assert.equal(lines.push(enc.encode("data: {}\n\n")), true);
+  // Each data line is short; together, with no blank line, they pass the limit.
+  let read = true;
+  for (let i = 0; i < 50 && read; i++) read = lines.push(enc.encode("data: 0123456789\n"));
+  assert.equal(read, false);
+  assert.deepEqual(events, [[1, "{}"]]);
+  assert.equal(oversized.length, 1);
+  assert.equal(oversized[0][0], 3);
+  assert.ok(oversized[0][1] > 100);
+});
