@@ -1,10 +1,11 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
+use super::budget;
 use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
-use crate::args::ArgsReader;
+use crate::args::{ArgsError, ArgsReader};
 use crate::events::{Message, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
@@ -13,6 +14,7 @@ use serde_json::Value;
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
         let index = plan.index;
+        self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
         for op in plan.ops {
@@ -26,7 +28,7 @@ impl Tracker {
     /// Applies one op; whether anything the snapshot shows changed.
     fn apply_op(&mut self, index: usize, op: Op, last: &mut Option<usize>) -> bool {
         match op {
-            Op::End(i) => self.end_call(i),
+            Op::End(i, parsed) => self.end_call(i, parsed),
             Op::Abandon(i) => self.close_call(i, CallStatus::Abandoned),
             Op::ClearToolLane(key) => {
                 self.lanes.tool.remove(&key);
@@ -57,7 +59,7 @@ impl Tracker {
                 result,
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
-                self.messages.entry(message).or_insert(owner);
+                self.record_message_owner(message, owner);
                 return false;
             }
             Op::TextLane(key, message) => {
@@ -109,15 +111,42 @@ impl Tracker {
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6).
-    fn end_call(&mut self, i: usize) {
+    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6); the
+    /// plan's charge parsed it already.
+    fn end_call(&mut self, i: usize, parsed: Option<Result<Value, ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
         let call = &mut self.calls[i];
-        call.arguments = Some(match &call.args_error {
+        call.arguments = Some(parsed.unwrap_or_else(|| match &call.args_error {
             Some(e) => Err(e.clone()),
             None => call.args.finish(),
-        });
+        }));
         self.validate_call(i);
+    }
+
+    /// Stores a message's owner (the first writer wins); the owner kept.
+    fn record_message_owner(&mut self, id: String, owner: Option<String>) -> Option<String> {
+        if !self.messages.contains_key(&id) && !self.message_ids.contains(&id) {
+            self.message_count += 1;
+        }
+        self.messages.entry(id).or_insert(owner).clone()
+    }
+
+    /// Stores a message id the thread uses (a result's, a call's parent).
+    pub(crate) fn record_message_id(&mut self, id: &str) {
+        if self.message_ids.contains(id) {
+            return;
+        }
+        if !self.messages.contains_key(id) {
+            self.message_count += 1;
+        }
+        self.message_ids.insert(id.to_owned());
+    }
+
+    /// Records a violation found while applying; it counts towards the
+    /// thread's budget (rule S5) like any other.
+    fn record_violation(&mut self, v: Violation) {
+        self.retained = self.retained.saturating_add(budget::violation_bytes(&v));
+        self.violations.push(v);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -133,7 +162,7 @@ impl Tracker {
             }
             None => {
                 if let Some(parent) = &start.parent {
-                    self.message_ids.insert(parent.clone());
+                    self.record_message_id(parent);
                 }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
@@ -191,7 +220,7 @@ impl Tracker {
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
-            self.violations.push(v);
+            self.record_violation(v);
             return self.touch(i);
         }
         self.touch_text(i);
@@ -203,7 +232,7 @@ impl Tracker {
         tool_call_id: String,
         result: ToolResult,
     ) {
-        self.message_ids.insert(result.message_id.clone());
+        self.record_message_id(&result.message_id);
         match call {
             Some(i) => {
                 let call = &mut self.calls[i];
@@ -266,7 +295,7 @@ impl Tracker {
                     quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
-                self.violations.push(v);
+                self.record_violation(v);
             }
         }
         self.run.status = match outcome {
@@ -289,8 +318,7 @@ impl Tracker {
                 quoted_list(declared.iter().map(String::as_str)),
                 quoted_list(derived.iter().copied())
             );
-            self.violations
-                .push(Violation::new("F3", Severity::Violation, index, message));
+            self.record_violation(Violation::new("F3", Severity::Violation, index, message));
         }
     }
 
@@ -309,11 +337,7 @@ impl Tracker {
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
-            let owner = self
-                .messages
-                .entry(message.id.clone())
-                .or_insert(message.owner)
-                .clone();
+            let owner = self.record_message_owner(message.id.clone(), message.owner);
             for call in message.tool_calls {
                 if !self.by_id.contains_key(&call.id) {
                     self.seed_call(call, &message.id, owner.clone());

@@ -6,6 +6,7 @@
 
 mod application;
 mod apply;
+pub(crate) mod budget;
 mod indices;
 pub(crate) mod plan;
 mod state;
@@ -20,11 +21,15 @@ pub use validation::Validation;
 use crate::args::ArgsLimits;
 use crate::chunks::Lanes;
 use crate::events::{Event, Tool};
+use crate::sse::{SseDecoder, SseOverflow};
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use std::collections::{HashMap, HashSet};
 
-/// Bounds on what one thread may make the tracker hold (rule S5).
+/// Bounds on what one thread may make the tracker hold (rule S5); each is
+/// described, with its default and what exceeding it does, in
+/// `docs/limits.md`. Per-call limits (`max_args_bytes`, `max_depth`) mark
+/// the call and the stream goes on; the others are fatal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most bytes of argument text per call.
@@ -33,6 +38,20 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most tool calls per thread; one more is fatal.
     pub max_calls: usize,
+    /// Most bytes of one event: its JSON text, or an event-stream line or
+    /// event's data; more is fatal.
+    pub max_event_bytes: usize,
+    /// Most bytes the thread may retain, all told (argument text and parsed
+    /// arguments, results, ids, names, history, violations); more is fatal.
+    pub max_thread_bytes: usize,
+    /// Most bytes of one id or name (call, message, thread and run ids,
+    /// tool names, `subagentRunId`); more is fatal.
+    pub max_id_bytes: usize,
+    /// Most distinct message ids per thread; one more is fatal.
+    pub max_messages: usize,
+    /// Most chunk lanes open at once, for tool calls and for text messages
+    /// each; one more is fatal.
+    pub max_lanes: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +61,11 @@ impl Default for Limits {
             max_args_bytes: args.max_bytes,
             max_depth: args.max_depth,
             max_calls: 10_000,
+            max_event_bytes: 8 << 20,
+            max_thread_bytes: 64 << 20,
+            max_id_bytes: 1024,
+            max_messages: 100_000,
+            max_lanes: 1_000,
         }
     }
 }
@@ -112,6 +136,12 @@ pub struct Tracker {
     pub(crate) version: u64,
     pub(crate) changes: crate::snapshot::Bookkeeping,
     pub(crate) schemas: validation::Schemas,
+    /// Bytes the thread retains, as rule S5 counts them (`budget`).
+    pub(crate) retained: usize,
+    /// Distinct message ids in `messages` and `message_ids` together.
+    pub(crate) message_count: usize,
+    /// The event-stream decoder of [`Tracker::push_sse`].
+    pub(crate) sse: SseDecoder,
 }
 
 impl Tracker {
@@ -132,6 +162,7 @@ impl Tracker {
             .iter()
             .map(|t| (t.name.clone(), t.clone()))
             .collect();
+        let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
         Tracker {
             options,
             calls: Vec::new(),
@@ -152,6 +183,9 @@ impl Tracker {
             version: 0,
             changes: Default::default(),
             schemas: validation::Schemas::new(engine),
+            retained: 0,
+            message_count: 0,
+            sse,
         }
     }
 
@@ -159,6 +193,15 @@ impl Tracker {
     pub fn push_json(&mut self, text: &str) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
+        }
+        let limit = self.options.limits.max_event_bytes;
+        if text.len() > limit {
+            let index = self.events_seen;
+            let message = format!(
+                "event {index}: {} bytes of JSON exceed the limit of {limit} bytes per event (limits.maxEventBytes)",
+                text.len()
+            );
+            return Err(self.stop(Violation::new("S5", Severity::Fatal, index, message)));
         }
         match Event::from_json(text) {
             Ok(event) => self.push(event),
@@ -183,6 +226,58 @@ impl Tracker {
                 Ok(())
             }
             Err(v) => Err(self.stop(v)),
+        }
+    }
+
+    /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
+    /// UTF-8 sequence): each dispatched event's data is one event as JSON
+    /// (rule E1). A line or an event longer than `max_event_bytes` is fatal
+    /// (rule S5) as soon as the decoder holds that many bytes.
+    ///
+    /// ```
+    /// use agui_tool_calls::{Limits, Options, Tracker};
+    ///
+    /// let limits = Limits { max_event_bytes: 1024, ..Limits::default() };
+    /// let mut t = Tracker::new(Options { limits, ..Options::default() });
+    /// t.push_sse(b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n").unwrap();
+    /// let line_without_end = vec![b'x'; 2000];
+    /// assert_eq!(t.push_sse(&line_without_end).unwrap_err().code, "S5");
+    /// ```
+    pub fn push_sse(&mut self, bytes: &[u8]) -> Result<(), Violation> {
+        self.read_sse(|sse, tracker| sse.push_bytes(bytes, push_data(tracker)))
+    }
+
+    /// [`Tracker::push_sse`] for text already decoded.
+    pub fn push_sse_str(&mut self, text: &str) -> Result<(), Violation> {
+        self.read_sse(|sse, tracker| sse.push_str(text, push_data(tracker)))
+    }
+
+    fn read_sse(
+        &mut self,
+        read: impl FnOnce(&mut SseDecoder, &mut Tracker),
+    ) -> Result<(), Violation> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        let mut sse = std::mem::take(&mut self.sse);
+        read(&mut sse, self);
+        let overflow = sse.overflow();
+        let limit = sse.limit();
+        self.sse = sse;
+        if let (Some(overflow), None) = (overflow, &self.fatal) {
+            let index = self.events_seen;
+            let what = match overflow {
+                SseOverflow::Line => "an event-stream line",
+                SseOverflow::Event => "the data of an event-stream event",
+            };
+            let message = format!(
+                "event {index}: {what} exceeds the limit of {limit} bytes per event (limits.maxEventBytes)"
+            );
+            self.stop(Violation::new("S5", Severity::Fatal, index, message));
+        }
+        match &self.fatal {
+            Some(f) => Err(f.clone()),
+            None => Ok(()),
         }
     }
 
@@ -253,10 +348,24 @@ impl Tracker {
         self.version
     }
 
+    /// Bytes the thread retains, as the budget of
+    /// [`Limits::max_thread_bytes`] counts them (rule S5).
+    pub fn retained_bytes(&self) -> usize {
+        self.retained
+    }
+
     pub(crate) fn args_limits(&self) -> ArgsLimits {
         ArgsLimits {
             max_bytes: self.options.limits.max_args_bytes,
             max_depth: self.options.limits.max_depth,
         }
+    }
+}
+
+/// What a dispatched event-stream event becomes: its data, pushed as one
+/// event; a fatal violation stays in the tracker, where the caller reads it.
+fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
+    |event| {
+        let _ = tracker.push_json(event.data);
     }
 }

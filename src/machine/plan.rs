@@ -4,6 +4,7 @@
 
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
+use crate::args::ArgsError;
 use crate::chunks::{owner_name, LaneKey, ToolChunk};
 use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
@@ -35,7 +36,8 @@ pub(crate) struct Start {
 /// One primitive change; applying an op never fails.
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
-    End(usize),
+    /// Ends a call; the parsed arguments, once the plan is charged.
+    End(usize, Option<Result<Value, ArgsError>>),
     Abandon(usize),
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),
@@ -79,6 +81,8 @@ pub(crate) struct Plan<'a> {
     /// Calls an earlier op of this plan closes.
     closing: HashSet<usize>,
     new_calls: usize,
+    /// The bytes applying the plan makes the thread retain (rule S5).
+    pub cost: usize,
 }
 
 impl<'a> Plan<'a> {
@@ -88,6 +92,7 @@ impl<'a> Plan<'a> {
             ops: Vec::new(),
             closing: HashSet::new(),
             new_calls: 0,
+            cost: 0,
         }
     }
 
@@ -112,7 +117,7 @@ impl<'a> Plan<'a> {
 
     pub fn end(&mut self, index: usize) {
         if self.closing.insert(index) {
-            self.ops.push(Op::End(index));
+            self.ops.push(Op::End(index, None));
         }
     }
 
@@ -264,6 +269,7 @@ impl Tracker {
             | EventBody::SubagentError
             | EventBody::Other { .. } => {}
         }
+        self.charge(&mut plan)?;
         Ok(plan)
     }
 

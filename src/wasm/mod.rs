@@ -9,7 +9,6 @@ mod options;
 mod records;
 mod regexp;
 
-use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, SummaryRecord};
 use std::rc::Rc;
@@ -20,7 +19,6 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct WasmTracker {
     tracker: Tracker,
-    sse: SseDecoder,
 }
 
 #[wasm_bindgen]
@@ -31,7 +29,6 @@ impl WasmTracker {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
-            sse: SseDecoder::new(),
         })
     }
 
@@ -47,7 +44,7 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.sse.push_str(chunk, push_data(&mut self.tracker));
+        let _ = self.tracker.push_sse_str(chunk);
         self.take_changes()
     }
 
@@ -55,7 +52,7 @@ impl WasmTracker {
     /// UTF-8 sequence).
     #[wasm_bindgen(js_name = pushSseBytes)]
     pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        self.read_sse_bytes(chunk);
+        let _ = self.tracker.push_sse(chunk);
         self.take_changes()
     }
 
@@ -70,8 +67,7 @@ impl WasmTracker {
     /// Like [`WasmTracker::push_sse_bytes`], without a change record.
     #[wasm_bindgen(js_name = feedSse)]
     pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
-        self.read_sse_bytes(chunk);
-        self.tracker.fatal().is_none()
+        self.tracker.push_sse(chunk).is_ok()
     }
 
     /// The whole state, without argument text or values (see
@@ -158,18 +154,5 @@ impl WasmTracker {
     ) -> Result<String, JsError> {
         operation(&mut self.tracker).map_err(|e| JsError::new(&e.to_string()))?;
         Ok(self.take_changes())
-    }
-
-    /// Pushes each event the bytes complete.
-    fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        self.sse.push_bytes(chunk, push_data(&mut self.tracker));
-    }
-}
-
-/// What a dispatched event-stream event becomes: its data, pushed as one
-/// event; a fatal violation stays in the tracker, where the caller reads it.
-fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
-    |event| {
-        let _ = tracker.push_json(event.data);
     }
 }

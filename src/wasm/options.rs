@@ -84,6 +84,11 @@ fn limits(value: Value) -> Result<Limits, String> {
         max_args_bytes: limit(&mut map, "maxArgsBytes")?.unwrap_or(defaults.max_args_bytes),
         max_depth: limit(&mut map, "maxDepth")?.unwrap_or(defaults.max_depth),
         max_calls: limit(&mut map, "maxCalls")?.unwrap_or(defaults.max_calls),
+        max_event_bytes: limit(&mut map, "maxEventBytes")?.unwrap_or(defaults.max_event_bytes),
+        max_thread_bytes: limit(&mut map, "maxThreadBytes")?.unwrap_or(defaults.max_thread_bytes),
+        max_id_bytes: limit(&mut map, "maxIdBytes")?.unwrap_or(defaults.max_id_bytes),
+        max_messages: limit(&mut map, "maxMessages")?.unwrap_or(defaults.max_messages),
+        max_lanes: limit(&mut map, "maxLanes")?.unwrap_or(defaults.max_lanes),
     };
     no_other_field(&map, "limits.")?;
     Ok(limits)

@@ -125,12 +125,42 @@ impl Tracker {
             event_index: None,
             rejected: false,
         };
+        self.charge_answer(&result)?;
         self.attach_result(Some(i), id.to_owned(), result);
         if declining {
             self.calls[i].consent = Consent::Declined;
         }
         self.undelivered.insert(i);
         self.changed(i);
+        Ok(())
+    }
+
+    /// Rule S5: the application's answer counts towards the thread's budget
+    /// and bounds like the stream's results; over them it is refused.
+    fn charge_answer(&mut self, result: &ToolResult) -> Result<(), ApplicationError> {
+        let limits = self.options.limits;
+        if result.message_id.len() > limits.max_id_bytes {
+            return Err(ApplicationError::Limit(format!(
+                "message id of {} bytes exceeds the limit of {} bytes (limits.maxIdBytes)",
+                result.message_id.len(),
+                limits.max_id_bytes
+            )));
+        }
+        if self.message_count >= limits.max_messages {
+            return Err(ApplicationError::Limit(format!(
+                "a message id more than the limit of {} message ids per thread (limits.maxMessages)",
+                limits.max_messages
+            )));
+        }
+        let cost = crate::machine::budget::result_bytes(result);
+        let total = self.retained.saturating_add(cost);
+        if total > limits.max_thread_bytes {
+            return Err(ApplicationError::Limit(format!(
+                "the thread would retain {total} bytes, more than the limit of {} bytes (limits.maxThreadBytes); this answer adds {cost}",
+                limits.max_thread_bytes
+            )));
+        }
+        self.retained = total;
         Ok(())
     }
 

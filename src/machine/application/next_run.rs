@@ -95,6 +95,7 @@ impl Tracker {
         let mut plan = Plan::new(self.events_seen);
         plan.ops.push(Op::RunTools(input.tools));
         self.plan_seed(&mut plan, input.messages, true)
+            .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
         self.apply(plan);
         Ok(())
