@@ -184,7 +184,9 @@ fn s5_the_applications_answer_over_the_budget_is_refused() {
     let mut t = with_limits(limits);
     feed(&mut t, &[start("c", "f"), end("c"), run_finished("r1")]);
     let before = state_of(&t);
-    let err = t.answer("c", json!("a".repeat(16 * 1024)), "m1").unwrap_err();
+    let err = t
+        .answer("c", json!("a".repeat(16 * 1024)), "m1")
+        .unwrap_err();
     assert!(matches!(&err, ApplicationError::Limit(m) if m.contains("limits.maxThreadBytes")));
     assert_eq!(state_of(&t), before);
     t.answer("c", json!("short"), "m1").unwrap();
@@ -223,7 +225,10 @@ fn s5_an_id_or_name_longer_than_the_limit_is_fatal() {
         limits,
         ..Options::default()
     });
-    let v = push(&mut t, json!({"type": "RUN_STARTED", "threadId": long, "runId": "r"}));
+    let v = push(
+        &mut t,
+        json!({"type": "RUN_STARTED", "threadId": long, "runId": "r"}),
+    );
     assert_s5(&v.unwrap_err(), "threadId");
     // At the limit exactly: accepted.
     let mut t = with_limits(limits);
@@ -237,11 +242,15 @@ fn s5_one_message_id_more_than_the_limit_is_fatal() {
         ..Limits::default()
     };
     let mut t = with_limits(limits);
-    let text_start = |m: &str| json!({"type": "TEXT_MESSAGE_START", "messageId": m, "role": "assistant"});
+    let text_start =
+        |m: &str| json!({"type": "TEXT_MESSAGE_START", "messageId": m, "role": "assistant"});
     feed(&mut t, &whole_call("c", "f", "{}"));
     feed(&mut t, &[text_start("m1"), result("m2", "c", "ok")]);
     // Known ids do not count again.
-    feed(&mut t, &[text_start("m1"), text_start("m2"), text_start("m3")]);
+    feed(
+        &mut t,
+        &[text_start("m1"), text_start("m2"), text_start("m3")],
+    );
     let v = push(&mut t, text_start("m4")).unwrap_err();
     assert_s5(&v, "limits.maxMessages");
     assert_eq!(v.event_index, 9);
@@ -290,5 +299,8 @@ fn s5_a_realistic_thread_meets_no_default_limit() {
     assert!(t.fatal().is_none());
     assert!(codes(&t).iter().all(|&c| c != "S5"));
     let retained = t.retained_bytes();
-    assert!(retained < Limits::default().max_thread_bytes / 4, "{retained}");
+    assert!(
+        retained < Limits::default().max_thread_bytes / 4,
+        "{retained}"
+    );
 }

@@ -77,7 +77,7 @@ impl Tracker {
                 self.run.error = Some((message, code));
                 self.changes.run = true;
             }
-            Op::RunTools(tools) => self.set_run_tools(tools),
+            Op::RunTools(tools, from_stream) => self.set_run_tools(tools, from_stream),
             Op::Seed {
                 messages,
                 run_input,
@@ -322,14 +322,35 @@ impl Tracker {
         }
     }
 
-    /// Rule F1: `Some` replaces the tools the run input advertises.
-    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>) {
+    /// Rule F1: the tools the run input advertises replace the last ones.
+    /// A schema the stream gives is the application's own when one of the
+    /// application's tools of that name has the same `parameters` (the
+    /// echo of its own run input); else only the stream vouches for it.
+    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>, from_stream: bool) {
         self.schemas.forget();
-        self.run_tools = tools
-            .unwrap_or_default()
-            .into_iter()
-            .map(|t| (t.name.clone(), t))
-            .collect();
+        let tools = tools.unwrap_or_default();
+        if from_stream {
+            self.stream_schemas = tools
+                .iter()
+                .filter(|t| !self.is_applications_schema(t))
+                .map(|t| t.name.clone())
+                .collect();
+        } else {
+            self.stream_schemas.clear();
+            self.application_schemas = tools
+                .iter()
+                .map(|t| (t.name.clone(), t.parameters.clone()))
+                .collect();
+        }
+        self.run_tools = tools.into_iter().map(|t| (t.name.clone(), t)).collect();
+    }
+
+    fn is_applications_schema(&self, tool: &Tool) -> bool {
+        let same = |parameters: &Value| *parameters == tool.parameters;
+        self.option_tools
+            .get(&tool.name)
+            .is_some_and(|t| same(&t.parameters))
+            || self.application_schemas.get(&tool.name).is_some_and(same)
     }
 
     /// Rule A5: history seeds message owners, closed calls and answers.

@@ -263,7 +263,7 @@ impl Tracker {
                 | Op::ClearAllLanes
                 | Op::RunFinished { .. }
                 | Op::RunError { .. }
-                | Op::RunTools(_) => {}
+                | Op::RunTools(..) => {}
             }
         }
         Ok(c)

@@ -120,6 +120,12 @@ pub struct Tracker {
     pub(crate) run_calls: Vec<usize>,
     pub(crate) option_tools: HashMap<String, Tool>,
     pub(crate) run_tools: HashMap<String, Tool>,
+    /// Run tools whose schema only the stream supplied: none of the
+    /// application's tools of that name has the same `parameters`.
+    pub(crate) stream_schemas: HashSet<String>,
+    /// The schemas of the tools the application's last run input gave
+    /// ([`Tracker::start_run`]), by tool name.
+    pub(crate) application_schemas: HashMap<String, serde_json::Value>,
     /// Each known message's owner; `None` is the parent agent (rule A1).
     pub(crate) messages: HashMap<String, Option<String>>,
     /// Other message ids the thread uses: tool messages (results) and the
@@ -172,6 +178,8 @@ impl Tracker {
             run_calls: Vec::new(),
             option_tools,
             run_tools: HashMap::new(),
+            stream_schemas: HashSet::new(),
+            application_schemas: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
             undelivered: Indices::default(),

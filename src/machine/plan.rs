@@ -64,8 +64,9 @@ pub(crate) enum Op<'a> {
         message: String,
         code: Option<String>,
     },
-    /// `Some` replaces the tools advertised by run input (rule F1).
-    RunTools(Option<Vec<Tool>>),
+    /// Replaces the tools advertised by run input (rule F1); `true` when
+    /// the stream's `RUN_STARTED.input` gives them, not the application.
+    RunTools(Option<Vec<Tool>>, bool),
     /// History; `run_input` when a run input carries it (rule F5).
     Seed {
         messages: Vec<Message>,
@@ -153,7 +154,7 @@ impl Tracker {
                     parent_run_id: parent_run_id.map(Text::into_owned),
                 });
                 if let Some(input) = input {
-                    plan.ops.push(Op::RunTools(input.tools));
+                    plan.ops.push(Op::RunTools(input.tools, true));
                     self.plan_seed(&mut plan, input.messages, true)?;
                 }
             }
