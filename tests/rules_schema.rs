@@ -184,20 +184,38 @@ fn run_with_input_tools(t: &mut Tracker, tools: &[Tool]) {
 }
 
 #[test]
-fn s5_a_backtracking_pattern_from_the_stream_is_not_run() {
+fn s5_a_backtracking_pattern_from_the_stream_is_matched_in_linear_time() {
     // `^(a+)+$` against 29 `a` and a `!` backtracks 2^29 times in an
-    // ECMAScript engine; from the stream, its schema leaves the call
-    // unvalidated at once (rule S2) instead.
+    // ECMAScript engine; a schema from the stream is matched in linear time.
     let mut t = Tracker::new(Options::default());
     run_with_input_tools(&mut t, &[hostile_tool()]);
     let s = format!("{}!", "a".repeat(29));
-    assert_eq!(
+    assert!(matches!(
         closed(&mut t, "c1", "f", &json!({ "s": s })),
-        Validation::Unvalidated
+        Validation::Invalid(errors) if errors[0].keyword == "pattern" && errors[0].path == "/s"
+    ));
+    let s = "a".repeat(30);
+    assert_eq!(
+        closed(&mut t, "c2", "f", &json!({ "s": s })),
+        Validation::Valid
     );
-    // The rest of the stream is read on.
     feed(&mut t, &[run_finished("r1")]);
-    assert_eq!(t.pending_calls().count(), 1);
+    assert_eq!(t.pending_calls().count(), 2);
+}
+
+#[test]
+fn s5_a_stream_pattern_that_needs_backtracking_leaves_its_calls_unvalidated() {
+    // Lookaround and backreferences have no linear-time match: the schema
+    // does not compile (rule S2).
+    for pattern in ["^(?=a)a$", r"^(a)\1$"] {
+        let schema = json!({"type": "object", "properties": {"s": {"pattern": pattern}}});
+        let mut t = Tracker::new(Options::default());
+        run_with_input_tools(&mut t, &[Tool::new("f", "", schema)]);
+        assert_eq!(
+            closed(&mut t, "c1", "f", &json!({"s": "aa"})),
+            Validation::Unvalidated
+        );
+    }
 }
 
 #[test]
@@ -234,13 +252,14 @@ fn s1_the_applications_schema_echoed_by_the_stream_runs_its_patterns() {
         closed(&mut t, "c1", "confirm_deploy", &args),
         Validation::Invalid(errors) if errors[0].keyword == "pattern"
     ));
-    // The same name with another schema is the stream's own.
+    // The same name with another schema is the stream's own: a pattern
+    // the linear engine refuses leaves it unvalidated.
     let mut t = Tracker::new(Options {
         tools: vec![deploy_tool()],
         ..Options::default()
     });
     let mut altered = deploy_tool();
-    altered.parameters["properties"]["version"]["pattern"] = json!("^v");
+    altered.parameters["properties"]["version"]["pattern"] = json!("^(?=v)");
     run_with_input_tools(&mut t, &[altered]);
     assert_eq!(
         closed(&mut t, "c1", "confirm_deploy", &args),

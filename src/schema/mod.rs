@@ -29,6 +29,7 @@
 //! What is supported and what is not is listed in `docs/schema-conformance.md`.
 
 mod compile;
+mod linear;
 mod pattern;
 mod uri;
 mod validate;
@@ -38,6 +39,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
+pub use linear::LinearEngine;
 #[cfg(not(target_arch = "wasm32"))]
 pub use pattern::RegressEngine;
 pub use pattern::{Pattern, PatternEngine};
