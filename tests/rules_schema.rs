@@ -184,38 +184,20 @@ fn run_with_input_tools(t: &mut Tracker, tools: &[Tool]) {
 }
 
 #[test]
-fn s5_a_backtracking_pattern_from_the_stream_is_matched_in_linear_time() {
+fn s5_a_backtracking_pattern_from_the_stream_is_not_run() {
     // `^(a+)+$` against 29 `a` and a `!` backtracks 2^29 times in an
-    // ECMAScript engine; a schema from the stream is matched in linear time.
+    // ECMAScript engine; from the stream, its schema leaves the call
+    // unvalidated at once (rule S2) instead.
     let mut t = Tracker::new(Options::default());
     run_with_input_tools(&mut t, &[hostile_tool()]);
     let s = format!("{}!", "a".repeat(29));
-    assert!(matches!(
-        closed(&mut t, "c1", "f", &json!({ "s": s })),
-        Validation::Invalid(errors) if errors[0].keyword == "pattern" && errors[0].path == "/s"
-    ));
-    let s = "a".repeat(30);
     assert_eq!(
-        closed(&mut t, "c2", "f", &json!({ "s": s })),
-        Validation::Valid
+        closed(&mut t, "c1", "f", &json!({ "s": s })),
+        Validation::Unvalidated
     );
+    // The rest of the stream is read on.
     feed(&mut t, &[run_finished("r1")]);
-    assert_eq!(t.pending_calls().count(), 2);
-}
-
-#[test]
-fn s5_a_stream_pattern_that_needs_backtracking_leaves_its_calls_unvalidated() {
-    // Lookaround and backreferences have no linear-time match: the schema
-    // does not compile (rule S2).
-    for pattern in ["^(?=a)a$", r"^(a)\1$"] {
-        let schema = json!({"type": "object", "properties": {"s": {"pattern": pattern}}});
-        let mut t = Tracker::new(Options::default());
-        run_with_input_tools(&mut t, &[Tool::new("f", "", schema)]);
-        assert_eq!(
-            closed(&mut t, "c1", "f", &json!({"s": "aa"})),
-            Validation::Unvalidated
-        );
-    }
+    assert_eq!(t.pending_calls().count(), 1);
 }
 
 #[test]
@@ -252,14 +234,13 @@ fn s1_the_applications_schema_echoed_by_the_stream_runs_its_patterns() {
         closed(&mut t, "c1", "confirm_deploy", &args),
         Validation::Invalid(errors) if errors[0].keyword == "pattern"
     ));
-    // The same name with another schema is the stream's own: a pattern
-    // the linear engine refuses leaves it unvalidated.
+    // The same name with another schema is the stream's own.
     let mut t = Tracker::new(Options {
         tools: vec![deploy_tool()],
         ..Options::default()
     });
     let mut altered = deploy_tool();
-    altered.parameters["properties"]["version"]["pattern"] = json!("^(?=v)");
+    altered.parameters["properties"]["version"]["pattern"] = json!("^v");
     run_with_input_tools(&mut t, &[altered]);
     assert_eq!(
         closed(&mut t, "c1", "confirm_deploy", &args),

@@ -175,9 +175,5 @@ fn s5_a_backtracking_pattern_from_the_stream_does_not_hang_the_host() {
     // `^(a+)+$` against 29 `a` and a `!`: 45 s in the host's RegExp before.
     let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#));
     assert_eq!(r["calls"][0]["status"], "complete");
-    assert_eq!(r["calls"][0]["validation"], "invalid");
-    assert_eq!(
-        r["calls"][0]["argsError"]["errors"][0]["keyword"],
-        "pattern"
-    );
+    assert_eq!(r["calls"][0]["validation"], "unvalidated");
 }

@@ -28,9 +28,7 @@ pub enum Validation {
 pub(crate) struct Schemas {
     /// Compiles the patterns of the application's own schemas.
     engine: Rc<dyn PatternEngine>,
-    /// Compiles the patterns of schemas only the stream supplied: in linear
-    /// time, since the host's `RegExp` backtracks (`^(a+)+$` against 30
-    /// characters takes 45 s) and a producer must not hang the page (S5).
+    /// Compiles the patterns of schemas only the stream supplied.
     stream_engine: Rc<dyn PatternEngine>,
     /// `None`: the tool has no usable schema.
     compiled: HashMap<String, Option<Rc<Schema>>>,
@@ -40,7 +38,7 @@ impl Schemas {
     pub(crate) fn new(engine: Rc<dyn PatternEngine>) -> Self {
         Schemas {
             engine,
-            stream_engine: Rc::new(crate::schema::LinearEngine),
+            stream_engine: Rc::new(StreamPatterns),
             compiled: HashMap::new(),
         }
     }
@@ -51,7 +49,7 @@ impl Schemas {
     }
 
     /// The compiled schema of `tool`; `from_stream` when only the stream
-    /// supplied it (its patterns then go to the linear-time engine).
+    /// supplied it (rule S1: its patterns are not run, see `StreamPatterns`).
     fn of(&mut self, tool: &Tool, from_stream: bool) -> Option<Rc<Schema>> {
         if let Some(schema) = self.compiled.get(&tool.name) {
             return schema.clone();
@@ -97,6 +95,23 @@ struct NoPatterns;
 impl PatternEngine for NoPatterns {
     fn compile(&self, _: &str) -> Result<Box<dyn crate::schema::Pattern>, String> {
         Err("no pattern engine".into())
+    }
+}
+
+/// The engine for schemas only the stream supplied
+/// (`RUN_STARTED.input.tools` that match none of the application's): it
+/// compiles no pattern, so such a schema with a `pattern` or
+/// `patternProperties` leaves its calls unvalidated (rule S2). The host's
+/// `RegExp` backtracks: `^(a+)+$` against 30 characters takes 45 seconds,
+/// and a producer must not be able to hang the page (rule S5).
+struct StreamPatterns;
+
+impl PatternEngine for StreamPatterns {
+    fn compile(&self, source: &str) -> Result<Box<dyn crate::schema::Pattern>, String> {
+        Err(format!(
+            "pattern {} comes from the stream, not from the application: not run",
+            crate::quote::quoted(source)
+        ))
     }
 }
 

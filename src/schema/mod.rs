@@ -29,7 +29,6 @@
 //! What is supported and what is not is listed in `docs/schema-conformance.md`.
 
 mod compile;
-mod linear;
 mod pattern;
 mod uri;
 mod validate;
@@ -39,7 +38,6 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
-pub use linear::LinearEngine;
 #[cfg(not(target_arch = "wasm32"))]
 pub use pattern::RegressEngine;
 pub use pattern::{Pattern, PatternEngine};
