@@ -328,29 +328,34 @@ impl Tracker {
     /// echo of its own run input); else only the stream vouches for it.
     fn set_run_tools(&mut self, tools: Option<Vec<Tool>>, from_stream: bool) {
         self.schemas.forget();
-        let tools = tools.unwrap_or_default();
-        if from_stream {
-            self.stream_schemas = tools
-                .iter()
-                .filter(|t| !self.is_applications_schema(t))
-                .map(|t| t.name.clone())
-                .collect();
-        } else {
-            self.stream_schemas.clear();
-            self.application_schemas = tools
-                .iter()
-                .map(|t| (t.name.clone(), t.parameters.clone()))
-                .collect();
+        self.stream_schemas.clear();
+        self.run_tools.clear();
+        if !from_stream {
+            self.application_tools.clear();
         }
-        self.run_tools = tools.into_iter().map(|t| (t.name.clone(), t)).collect();
+        for tool in tools.unwrap_or_default() {
+            if !from_stream {
+                self.application_tools
+                    .insert(tool.name.clone(), tool.clone());
+            } else if !self.is_applications_schema(&tool) {
+                self.stream_schemas.insert(tool.name.clone());
+            }
+            self.run_tools.insert(tool.name.clone(), tool);
+        }
     }
 
     fn is_applications_schema(&self, tool: &Tool) -> bool {
-        let same = |parameters: &Value| *parameters == tool.parameters;
-        self.option_tools
-            .get(&tool.name)
-            .is_some_and(|t| same(&t.parameters))
-            || self.application_schemas.get(&tool.name).is_some_and(same)
+        // Compared as serialised text (keys sorted): one comparison routine
+        // less in the wasm module than `Value`'s `==`.
+        let text = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+        let theirs = text(&tool.parameters);
+        [&self.option_tools, &self.application_tools]
+            .iter()
+            .any(|tools| {
+                tools
+                    .get(&tool.name)
+                    .is_some_and(|t| text(&t.parameters) == theirs)
+            })
     }
 
     /// Rule A5: history seeds message owners, closed calls and answers.

@@ -19,6 +19,7 @@ use super::plan::{CallRef, Op, Plan};
 use super::state::{ToolCall, ToolResult};
 use super::Tracker;
 use crate::events::Message;
+use crate::quote::quoted;
 use crate::violation::Violation;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -86,7 +87,12 @@ fn call_bytes(id: &str, name: &str, parent: Option<&str>, owner: Option<&str>) -
         + opt_bytes(owner)
 }
 
+/// Where an id sits: a field of the event, or of a history message (and
+/// of one of its calls).
+type At = Option<(usize, Option<usize>)>;
+
 /// What one plan would add, and the counts it would raise.
+#[derive(Default)]
 struct Charge {
     cost: usize,
     /// Message ids the tracker does not know yet.
@@ -95,6 +101,17 @@ struct Charge {
     new_text_lanes: usize,
     /// The call the plan is mostly about, for the error.
     call: Option<String>,
+    /// The first id longer than `max_id_bytes`: where, which field, its
+    /// length and beginning.
+    long_id: Option<(At, &'static str, usize, String)>,
+}
+
+impl Charge {
+    fn about(&mut self, id: &str) {
+        if self.call.is_none() {
+            self.call = Some(id.to_owned());
+        }
+    }
 }
 
 impl Tracker {
@@ -103,67 +120,61 @@ impl Tracker {
     /// when it is applied, and the arguments of calls it ends are parsed.
     pub(crate) fn charge(&self, plan: &mut Plan) -> Result<(), Violation> {
         let mut ops = std::mem::take(&mut plan.ops);
-        let result = self.charge_ops(plan, &mut ops);
+        let mut c = Charge::default();
+        self.charge_ops(&mut c, &mut ops);
         plan.ops = ops;
-        let charge = result?;
         let limits = &self.options.limits;
-        if self.message_count + charge.new_messages.len() > limits.max_messages {
-            return Err(plan.fatal(
-                "S5",
-                format!(
-                    "a message id more than the limit of {} message ids per thread (limits.maxMessages)",
-                    limits.max_messages
-                ),
-            ));
-        }
-        for (new, open, what) in [
-            (charge.new_tool_lanes, self.lanes.tool.len(), "tool-call"),
-            (charge.new_text_lanes, self.lanes.text.len(), "text-message"),
-        ] {
-            if new > 0 && open + new > limits.max_lanes {
-                return Err(plan.fatal(
-                    "S5",
-                    format!(
-                        "a {what} chunk lane more than the limit of {} open lanes (limits.maxLanes)",
-                        limits.max_lanes
-                    ),
-                ));
-            }
-        }
-        if charge.cost > 0 && self.retained.saturating_add(charge.cost) > limits.max_thread_bytes {
-            let v = plan.fatal(
-                "S5",
-                format!(
-                    "the thread would retain {} bytes, more than the limit of {} bytes (limits.maxThreadBytes); this event adds {}",
-                    self.retained.saturating_add(charge.cost),
-                    limits.max_thread_bytes,
-                    charge.cost
-                ),
-            );
-            return Err(match &charge.call {
-                Some(id) => v.with_call(id),
-                None => v,
-            });
-        }
-        plan.cost = charge.cost;
-        Ok(())
+        let message = if let Some((at, field, len, head)) = &c.long_id {
+            let path = match at {
+                None => String::new(),
+                Some((i, None)) => format!("messages[{i}]."),
+                Some((i, Some(j))) => format!("messages[{i}].toolCalls[{j}]."),
+            };
+            format!("{path}{field} of {len} bytes (beginning {}...) exceeds the limit of {} bytes (limits.maxIdBytes)", quoted(head), limits.max_id_bytes)
+        } else if self.message_count + c.new_messages.len() > limits.max_messages {
+            format!(
+                "a message id more than the limit of {} message ids per thread (limits.maxMessages)",
+                limits.max_messages
+            )
+        } else if (c.new_tool_lanes > 0
+            && self.lanes.tool.len() + c.new_tool_lanes > limits.max_lanes)
+            || (c.new_text_lanes > 0 && self.lanes.text.len() + c.new_text_lanes > limits.max_lanes)
+        {
+            format!(
+                "a chunk lane more than the limit of {} open lanes (limits.maxLanes)",
+                limits.max_lanes
+            )
+        } else if let Some(message) = self.over_budget(c.cost) {
+            message
+        } else {
+            plan.cost = c.cost;
+            return Ok(());
+        };
+        let v = plan.fatal("S5", message);
+        Err(match &c.call {
+            Some(id) => v.with_call(id),
+            None => v,
+        })
     }
 
-    fn charge_ops(&self, plan: &Plan, ops: &mut [Op]) -> Result<Charge, Violation> {
-        let mut c = Charge {
-            cost: 0,
-            new_messages: HashSet::new(),
-            new_tool_lanes: 0,
-            new_text_lanes: 0,
-            call: None,
-        };
+    /// Why keeping `cost` more bytes would exceed `max_thread_bytes`, if
+    /// it would; keeping nothing never does.
+    pub(crate) fn over_budget(&self, cost: usize) -> Option<String> {
+        let total = self.retained.saturating_add(cost);
+        let limit = self.options.limits.max_thread_bytes;
+        (cost > 0 && total > limit).then(|| {
+            format!("the thread would retain {total} bytes, more than the limit of {limit} bytes (limits.maxThreadBytes); this adds {cost}")
+        })
+    }
+
+    fn charge_ops(&self, c: &mut Charge, ops: &mut [Op]) {
         // The text length of the call the last `Start` (re)opened.
         let mut last_len = 0;
         for op in ops.iter_mut() {
             match op {
                 Op::End(i, parsed) => {
                     let call = &self.calls[*i];
-                    c.call.get_or_insert_with(|| call.id.clone());
+                    c.about(&call.id);
                     let arguments = match &call.args_error {
                         Some(e) => Err(e.clone()),
                         None => call.args.finish(),
@@ -174,21 +185,21 @@ impl Tracker {
                     *parsed = Some(arguments);
                 }
                 Op::Start(s) => {
-                    self.check_id(plan, "toolCallId", &s.id)?;
-                    self.check_id(plan, "toolCallName", &s.name)?;
-                    self.check_opt_id(plan, "parentMessageId", s.parent.as_deref())?;
-                    self.check_opt_id(plan, "subagentRunId", s.owner.as_deref())?;
-                    c.call.get_or_insert_with(|| s.id.clone());
+                    self.check_id(c, None, "toolCallId", Some(&s.id));
+                    self.check_id(c, None, "toolCallName", Some(&s.name));
+                    self.check_id(c, None, "parentMessageId", s.parent.as_deref());
+                    self.check_id(c, None, "subagentRunId", s.owner.as_deref());
+                    c.about(&s.id);
                     last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
                     if s.reopen.is_none() {
                         c.cost +=
                             call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
                         if let Some(p) = &s.parent {
-                            self.note_message(&mut c, p);
+                            self.note_message(c, p);
                         }
                     }
                     if let Some(key) = &s.lane {
-                        self.check_opt_id(plan, "subagentRunId", key.as_deref())?;
+                        self.check_id(c, None, "subagentRunId", key.as_deref());
                         if !self.lanes.tool.contains_key(key) {
                             c.new_tool_lanes += 1;
                             c.cost += ENTRY + opt_bytes(key.as_deref());
@@ -196,20 +207,14 @@ impl Tracker {
                     }
                 }
                 Op::Args(call, delta) => {
-                    let (len, refused, id) = match call {
+                    let (len, refused) = match call {
                         CallRef::Index(i) => {
                             let call = &self.calls[*i];
-                            (
-                                call.args_text().len(),
-                                call.args_error.is_some(),
-                                Some(&call.id),
-                            )
+                            c.about(&call.id);
+                            (call.args_text().len(), call.args_error.is_some())
                         }
-                        CallRef::Last => (last_len, false, None),
+                        CallRef::Last => (last_len, false),
                     };
-                    if let Some(id) = id {
-                        c.call.get_or_insert_with(|| id.clone());
-                    }
                     // A delta past the per-call limit is refused, not kept.
                     if !refused && len + delta.len() <= self.options.limits.max_args_bytes {
                         c.cost += delta.len();
@@ -220,27 +225,27 @@ impl Tracker {
                     tool_call_id,
                     result,
                 } => {
-                    self.check_id(plan, "toolCallId", tool_call_id)?;
-                    self.check_id(plan, "messageId", &result.message_id)?;
-                    self.check_opt_id(plan, "subagentRunId", result.owner.as_deref())?;
-                    c.call.get_or_insert_with(|| tool_call_id.clone());
+                    self.check_id(c, None, "toolCallId", Some(tool_call_id));
+                    self.check_id(c, None, "messageId", Some(&result.message_id));
+                    self.check_id(c, None, "subagentRunId", result.owner.as_deref());
+                    c.about(tool_call_id);
                     c.cost += result_bytes(result) + ENTRY + result.message_id.len();
                     if call.is_none() {
                         c.cost += text_bytes(tool_call_id);
                     }
-                    self.note_message(&mut c, &result.message_id);
+                    self.note_message(c, &result.message_id);
                 }
                 Op::MessageOwner(message, owner) => {
-                    self.check_id(plan, "messageId", message)?;
-                    self.check_opt_id(plan, "subagentRunId", owner.as_deref())?;
+                    self.check_id(c, None, "messageId", Some(message));
+                    self.check_id(c, None, "subagentRunId", owner.as_deref());
                     if !self.messages.contains_key(message.as_str()) {
                         c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
                     }
-                    self.note_message(&mut c, message);
+                    self.note_message(c, message);
                 }
                 Op::TextLane(key, message) => {
-                    self.check_opt_id(plan, "subagentRunId", key.as_deref())?;
-                    self.check_id(plan, "messageId", message)?;
+                    self.check_id(c, None, "subagentRunId", key.as_deref());
+                    self.check_id(c, None, "messageId", Some(message));
                     if !self.lanes.text.contains_key(key) {
                         c.new_text_lanes += 1;
                     }
@@ -251,11 +256,11 @@ impl Tracker {
                     run_id,
                     parent_run_id,
                 } => {
-                    self.check_id(plan, "threadId", thread_id)?;
-                    self.check_id(plan, "runId", run_id)?;
-                    self.check_opt_id(plan, "parentRunId", parent_run_id.as_deref())?;
+                    self.check_id(c, None, "threadId", Some(thread_id));
+                    self.check_id(c, None, "runId", Some(run_id));
+                    self.check_id(c, None, "parentRunId", parent_run_id.as_deref());
                 }
-                Op::Seed { messages, .. } => self.charge_seed(plan, &mut c, messages)?,
+                Op::Seed { messages, .. } => self.charge_seed(c, messages),
                 Op::Record(v) => c.cost += violation_bytes(v),
                 Op::Abandon(_)
                 | Op::ClearToolLane(_)
@@ -266,33 +271,23 @@ impl Tracker {
                 | Op::RunTools(..) => {}
             }
         }
-        Ok(c)
     }
 
     /// History: message owners, the calls not known yet (their argument
     /// text and parsed value) and tool messages' answers.
-    fn charge_seed(
-        &self,
-        plan: &Plan,
-        c: &mut Charge,
-        messages: &[Message],
-    ) -> Result<(), Violation> {
+    fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
         let mut new_calls = HashSet::new();
         for (i, m) in messages.iter().enumerate() {
-            self.check_id(plan, &format!("messages[{i}].id"), &m.id)?;
-            self.check_opt_id(
-                plan,
-                &format!("messages[{i}].subagentRunId"),
-                m.owner.as_deref(),
-            )?;
+            let at = Some((i, None));
+            self.check_id(c, at, "id", Some(&m.id));
+            self.check_id(c, at, "subagentRunId", m.owner.as_deref());
             if !self.messages.contains_key(&m.id) {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
             self.note_message(c, &m.id);
             for (j, call) in m.tool_calls.iter().enumerate() {
-                self.check_id(plan, &format!("messages[{i}].toolCalls[{j}].id"), &call.id)?;
-                let field = format!("messages[{i}].toolCalls[{j}].function.name");
-                self.check_id(plan, &field, &call.name)?;
+                self.check_id(c, Some((i, Some(j))), "id", Some(&call.id));
+                self.check_id(c, Some((i, Some(j))), "function.name", Some(&call.name));
                 if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.as_str()) {
                     continue;
                 }
@@ -303,13 +298,12 @@ impl Tracker {
                 }
             }
             if let Some(id) = &m.tool_call_id {
-                self.check_id(plan, &format!("messages[{i}].toolCallId"), id)?;
+                self.check_id(c, at, "toolCallId", Some(id));
                 c.cost += size_of::<ToolResult>()
                     + m.content.as_ref().map_or(0, value_bytes)
                     + opt_bytes(m.error.as_deref());
             }
         }
-        Ok(())
     }
 
     /// Counts `id` once if no table of message ids holds it yet.
@@ -322,28 +316,19 @@ impl Tracker {
         }
     }
 
-    fn check_opt_id(&self, plan: &Plan, field: &str, id: Option<&str>) -> Result<(), Violation> {
-        id.map_or(Ok(()), |id| self.check_id(plan, field, id))
-    }
-
-    /// An id or name longer than `max_id_bytes` is fatal; the message
-    /// shows its beginning only.
-    fn check_id(&self, plan: &Plan, field: &str, id: &str) -> Result<(), Violation> {
+    /// Notes the first id or name longer than `max_id_bytes` (fatal); the
+    /// message shows its beginning only.
+    fn check_id(&self, c: &mut Charge, at: At, field: &'static str, id: Option<&str>) {
         let limit = self.options.limits.max_id_bytes;
-        if id.len() <= limit {
-            return Ok(());
+        let Some(id) = id.filter(|id| id.len() > limit) else {
+            return;
+        };
+        if c.long_id.is_none() {
+            let mut head = id.len().min(32).min(limit);
+            while !id.is_char_boundary(head) {
+                head -= 1;
+            }
+            c.long_id = Some((at, field, id.len(), id[..head].to_owned()));
         }
-        let mut head = id.len().min(32).min(limit);
-        while !id.is_char_boundary(head) {
-            head -= 1;
-        }
-        Err(plan.fatal(
-            "S5",
-            format!(
-                "{field} of {} bytes (beginning {}...) exceeds the limit of {limit} bytes (limits.maxIdBytes)",
-                id.len(),
-                crate::quote::quoted(&id[..head])
-            ),
-        ))
     }
 }

@@ -125,7 +125,7 @@ pub struct Tracker {
     pub(crate) stream_schemas: HashSet<String>,
     /// The schemas of the tools the application's last run input gave
     /// ([`Tracker::start_run`]), by tool name.
-    pub(crate) application_schemas: HashMap<String, serde_json::Value>,
+    pub(crate) application_tools: HashMap<String, Tool>,
     /// Each known message's owner; `None` is the parent agent (rule A1).
     pub(crate) messages: HashMap<String, Option<String>>,
     /// Other message ids the thread uses: tool messages (results) and the
@@ -179,7 +179,7 @@ impl Tracker {
             option_tools,
             run_tools: HashMap::new(),
             stream_schemas: HashSet::new(),
-            application_schemas: HashMap::new(),
+            application_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
             undelivered: Indices::default(),
@@ -252,23 +252,14 @@ impl Tracker {
     /// assert_eq!(t.push_sse(&line_without_end).unwrap_err().code, "S5");
     /// ```
     pub fn push_sse(&mut self, bytes: &[u8]) -> Result<(), Violation> {
-        self.read_sse(|sse, tracker| sse.push_bytes(bytes, push_data(tracker)))
-    }
-
-    /// [`Tracker::push_sse`] for text already decoded.
-    pub fn push_sse_str(&mut self, text: &str) -> Result<(), Violation> {
-        self.read_sse(|sse, tracker| sse.push_str(text, push_data(tracker)))
-    }
-
-    fn read_sse(
-        &mut self,
-        read: impl FnOnce(&mut SseDecoder, &mut Tracker),
-    ) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
         let mut sse = std::mem::take(&mut self.sse);
-        read(&mut sse, self);
+        sse.push_bytes(bytes, |event| {
+            // A fatal violation stays in the tracker, read below.
+            let _ = self.push_json(event.data);
+        });
         let overflow = sse.overflow();
         let limit = sse.limit();
         self.sse = sse;
@@ -287,6 +278,12 @@ impl Tracker {
             Some(f) => Err(f.clone()),
             None => Ok(()),
         }
+    }
+
+    /// [`Tracker::push_sse`] for text already decoded (read as its UTF-8
+    /// bytes, which decode to the same text).
+    pub fn push_sse_str(&mut self, text: &str) -> Result<(), Violation> {
+        self.push_sse(text.as_bytes())
     }
 
     /// Records a fatal violation; every later event gets the same error.
@@ -367,13 +364,5 @@ impl Tracker {
             max_bytes: self.options.limits.max_args_bytes,
             max_depth: self.options.limits.max_depth,
         }
-    }
-}
-
-/// What a dispatched event-stream event becomes: its data, pushed as one
-/// event; a fatal violation stays in the tracker, where the caller reads it.
-fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
-    |event| {
-        let _ = tracker.push_json(event.data);
     }
 }

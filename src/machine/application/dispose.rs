@@ -139,29 +139,21 @@ impl Tracker {
     /// and bounds like the stream's results; over them it is refused.
     fn charge_answer(&mut self, result: &ToolResult) -> Result<(), ApplicationError> {
         let limits = self.options.limits;
-        if result.message_id.len() > limits.max_id_bytes {
-            return Err(ApplicationError::Limit(format!(
-                "message id of {} bytes exceeds the limit of {} bytes (limits.maxIdBytes)",
-                result.message_id.len(),
-                limits.max_id_bytes
-            )));
-        }
-        if self.message_count >= limits.max_messages {
-            return Err(ApplicationError::Limit(format!(
-                "a message id more than the limit of {} message ids per thread (limits.maxMessages)",
-                limits.max_messages
-            )));
-        }
         let cost = crate::machine::budget::result_bytes(result);
-        let total = self.retained.saturating_add(cost);
-        if total > limits.max_thread_bytes {
-            return Err(ApplicationError::Limit(format!(
-                "the thread would retain {total} bytes, more than the limit of {} bytes (limits.maxThreadBytes); this answer adds {cost}",
-                limits.max_thread_bytes
-            )));
+        let refusal = if result.message_id.len() > limits.max_id_bytes {
+            Some("the message id is longer than limits.maxIdBytes".to_owned())
+        } else if self.message_count >= limits.max_messages {
+            Some("the thread holds limits.maxMessages message ids".to_owned())
+        } else {
+            self.over_budget(cost)
+        };
+        match refusal {
+            Some(message) => Err(ApplicationError::Limit(message)),
+            None => {
+                self.retained += cost;
+                Ok(())
+            }
         }
-        self.retained = total;
-        Ok(())
     }
 
     /// A call whose arguments are final: neither open (rule T5) nor
