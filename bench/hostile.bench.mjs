@@ -20,22 +20,30 @@ const scenarios = {
   "sse-comment": (core) => endless(core, ": ", () => "a".repeat(MiB)),
   /** `data:` lines, never a blank line to end the event. */
   "sse-data-lines": (core) => endless(core, "", () => `data: ${"a".repeat(MiB - 7)}\n`),
-  /** Calls with arguments at the per-call limit (4 MiB), up to 10 000 calls. */
+  /** Calls with arguments at the per-call limit (4 MiB in two deltas), up to 10 000 calls. */
   "many-calls": (core) => {
     let fed = 0;
-    const delta = "x".repeat(4 * MiB - 16);
+    const half = "x".repeat(2 * MiB - 8);
     core.feedJson(JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" }));
     for (let i = 0; i < 10_000; i++) {
       const id = `call_${i}`;
       const ok =
         core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" })) &&
-        core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `["${delta}"]` })) &&
+        core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `["${half}` })) &&
+        core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `${half}"]` })) &&
         core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: id }));
-      fed += delta.length;
+      fed += 2 * half.length;
       if (!ok) return { fed, stopped: "fatal" };
     }
     return { fed, stopped: "no" };
   },
+  /**
+   * Results just under the event limit (4 MiB) that parse into millions of
+   * values: the most memory one event can take while it is read.
+   */
+  "wide-results": (core) => wideResults(core, 0),
+  /** The same once the thread budget is nearly spent (7 calls of 4 MiB). */
+  "full-then-wide": (core) => wideResults(core, 7),
   /** A pattern from the stream's run input that backtracks exponentially. */
   regex: (core) => {
     const tool = {
@@ -51,6 +59,28 @@ const scenarios = {
     return { fed: s.length, stopped: ok ? "no" : "fatal", validation: call?.validation };
   },
 };
+
+/** `calls` calls with 4 MiB of arguments, then results of 2M zeros. */
+function wideResults(core, calls) {
+  let fed = 0;
+  const content = `[${"0,".repeat(2 * MiB - 64)}0]`;
+  const half = "x".repeat(2 * MiB - 8);
+  core.feedJson(JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" }));
+  for (let i = 0; i < calls; i++) {
+    core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: `a${i}`, toolCallName: "f" }));
+    core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: `a${i}`, delta: `["${half}` }));
+    core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: `a${i}`, delta: `${half}"]` }));
+    if (!core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: `a${i}` }))) return { fed, stopped: "fatal early" };
+  }
+  core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" }));
+  core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: "c" }));
+  for (let i = 0; i < 100; i++) {
+    const event = `{"type":"TOOL_CALL_RESULT","messageId":"m${i}","toolCallId":"c","content":${content}}`;
+    fed += event.length;
+    if (!core.feedJson(event)) return { fed, stopped: "fatal" };
+  }
+  return { fed, stopped: "no" };
+}
 
 /** Feeds `head`, then `chunk()` again and again, up to 2 GiB or a stop. */
 function endless(core, head, chunk) {

@@ -42,7 +42,7 @@ export interface TrackerOptions {
     maxDepth?: number;
     /** Tool calls per thread (10 000); one more is fatal. */
     maxCalls?: number;
-    /** Bytes of one event: JSON text, an event-stream line or event (8 MiB); more is fatal. */
+    /** Bytes of one event: JSON text, an event-stream line or event (4 MiB); more is fatal. */
     maxEventBytes?: number;
     /** Bytes the thread retains, all told (64 MiB); more is fatal. */
     maxThreadBytes?: number;

@@ -129,13 +129,17 @@ fn s5_an_endless_event_stream_line_is_stopped_below_256_mb() {
 #[wasm_bindgen_test]
 fn s5_many_calls_with_arguments_at_the_call_limit_are_stopped_below_256_mb() {
     let mut tracker = started();
-    let text = format!("[\"{}\"]", "x".repeat((4 << 20) - 16));
-    let delta = serde_json::to_string(&text).unwrap();
+    // 4 MiB of arguments per call, in two deltas (one would exceed the
+    // event limit).
+    let half = "x".repeat((2 << 20) - 8);
+    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
+    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
     let mut fatal = Value::Null;
     for i in 0..10_000 {
         let events = [
             format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"c{i}","toolCallName":"f"}}"#),
-            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{delta}}}"#),
+            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{first}}}"#),
+            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{second}}}"#),
             format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{i}"}}"#),
         ];
         for event in events {
@@ -176,4 +180,39 @@ fn s5_a_backtracking_pattern_from_the_stream_does_not_hang_the_host() {
     let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#));
     assert_eq!(r["calls"][0]["status"], "complete");
     assert_eq!(r["calls"][0]["validation"], "unvalidated");
+}
+
+#[wasm_bindgen_test]
+fn s5_a_spent_budget_then_results_of_millions_of_values_stay_below_256_mb() {
+    // The worst one event can take while it is read: just under the event
+    // limit of zeros, parsed into two million values, with the thread
+    // budget nearly spent (7 calls of 4 MiB).
+    let mut tracker = started();
+    let half = "x".repeat((2 << 20) - 8);
+    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
+    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
+    for i in 0..7 {
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_START","toolCallId":"a{i}","toolCallName":"f"}}"#
+        ));
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{first}}}"#
+        ));
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{second}}}"#
+        ));
+        let r = record(tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_END","toolCallId":"a{i}"}}"#
+        )));
+        assert!(r["fatal"].is_null(), "call {i}");
+    }
+    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}"#);
+    tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#);
+    let zeros = format!("[{}0]", "0,".repeat((2 << 20) - 64));
+    let event = format!(
+        r#"{{"type":"TOOL_CALL_RESULT","messageId":"m","toolCallId":"c","content":{zeros}}}"#
+    );
+    let r = record(tracker.push_json(&event));
+    assert_eq!(r["fatal"]["code"], "S5");
+    assert!(wasm_memory_bytes() < MEMORY_CEILING);
 }

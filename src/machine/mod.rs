@@ -61,7 +61,7 @@ impl Default for Limits {
             max_args_bytes: args.max_bytes,
             max_depth: args.max_depth,
             max_calls: 10_000,
-            max_event_bytes: 8 << 20,
+            max_event_bytes: 4 << 20,
             max_thread_bytes: 64 << 20,
             max_id_bytes: 1024,
             max_messages: 100_000,
