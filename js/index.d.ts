@@ -48,7 +48,7 @@ export interface TrackerOptions {
     maxThreadBytes?: number;
     /** Bytes of one id or name (1024); more is fatal. */
     maxIdBytes?: number;
-    /** Distinct message ids per thread (100 000); one more is fatal. */
+    /** Message ids per thread (100 000); one more is fatal. */
     maxMessages?: number;
     /** Chunk lanes open at once, for calls and for messages each (1000); one more is fatal. */
     maxLanes?: number;

@@ -51,7 +51,7 @@ fn s5_an_event_stream_line_without_end_is_fatal_at_the_event_limit() {
         }
         let v = refused.expect("the line is refused");
         assert_s5(&v, "limits.maxEventBytes");
-        assert!(v.message.contains("line"), "{v}");
+        assert!(v.message.contains("event-stream line"), "{v}");
         assert_eq!(v.event_index, 1, "{head}");
         // The state before stays readable; later input gets the same error.
         assert_eq!(t.run().run_id.as_deref(), Some("r"));
@@ -66,7 +66,6 @@ fn s5_data_lines_without_a_blank_line_are_fatal_at_the_event_limit() {
         .find_map(|_| t.push_sse(b"data: aaaaaaaaaaaaaaaa\n").err())
         .expect("the event is refused");
     assert_s5(&v, "limits.maxEventBytes");
-    assert!(v.message.contains("data of an event-stream event"), "{v}");
 }
 
 #[test]
@@ -209,7 +208,7 @@ fn s5_an_id_or_name_longer_than_the_limit_is_fatal() {
         ("subagentRunId", by(&long, start("c", "f"))),
         ("messageId", result(&long, "c", "x")),
         (
-            "messages[0].toolCalls[0].id",
+            "messages[].toolCalls[].id",
             json!({"type": "MESSAGES_SNAPSHOT", "messages": [{"id": "m", "role": "assistant",
                 "toolCalls": [{"id": long, "type": "function", "function": {"name": "f", "arguments": "{}"}}]}]}),
         ),
@@ -247,13 +246,10 @@ fn s5_one_message_id_more_than_the_limit_is_fatal() {
     feed(&mut t, &whole_call("c", "f", "{}"));
     feed(&mut t, &[text_start("m1"), result("m2", "c", "ok")]);
     // Known ids do not count again.
-    feed(
-        &mut t,
-        &[text_start("m1"), text_start("m2"), text_start("m3")],
-    );
+    feed(&mut t, &[text_start("m1"), text_start("m3")]);
     let v = push(&mut t, text_start("m4")).unwrap_err();
     assert_s5(&v, "limits.maxMessages");
-    assert_eq!(v.event_index, 9);
+    assert_eq!(v.event_index, 8);
 }
 
 #[test]

@@ -59,7 +59,7 @@ impl Tracker {
                 result,
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
-                self.record_message_owner(message, owner);
+                self.messages.entry(message).or_insert(owner);
                 return false;
             }
             Op::TextLane(key, message) => {
@@ -111,35 +111,13 @@ impl Tracker {
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6); the
-    /// plan's charge parsed it already.
+    /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
     fn end_call(&mut self, i: usize, parsed: Option<Result<Value, ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
-        let call = &mut self.calls[i];
-        call.arguments = Some(parsed.unwrap_or_else(|| match &call.args_error {
-            Some(e) => Err(e.clone()),
-            None => call.args.finish(),
-        }));
+        // Every plan is charged before it is applied, which parses the
+        // arguments of the calls it ends (module `budget`).
+        self.calls[i].arguments = parsed;
         self.validate_call(i);
-    }
-
-    /// Stores a message's owner (the first writer wins); the owner kept.
-    fn record_message_owner(&mut self, id: String, owner: Option<String>) -> Option<String> {
-        if !self.messages.contains_key(&id) && !self.message_ids.contains(&id) {
-            self.message_count += 1;
-        }
-        self.messages.entry(id).or_insert(owner).clone()
-    }
-
-    /// Stores a message id the thread uses (a result's, a call's parent).
-    pub(crate) fn record_message_id(&mut self, id: &str) {
-        if self.message_ids.contains(id) {
-            return;
-        }
-        if !self.messages.contains_key(id) {
-            self.message_count += 1;
-        }
-        self.message_ids.insert(id.to_owned());
     }
 
     /// Records a violation found while applying; it counts towards the
@@ -162,7 +140,7 @@ impl Tracker {
             }
             None => {
                 if let Some(parent) = &start.parent {
-                    self.record_message_id(parent);
+                    self.message_ids.insert(parent.clone());
                 }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
@@ -232,7 +210,7 @@ impl Tracker {
         tool_call_id: String,
         result: ToolResult,
     ) {
-        self.record_message_id(&result.message_id);
+        self.message_ids.insert(result.message_id.clone());
         match call {
             Some(i) => {
                 let call = &mut self.calls[i];
@@ -345,9 +323,9 @@ impl Tracker {
     }
 
     fn is_applications_schema(&self, tool: &Tool) -> bool {
-        // Compared as serialised text (keys sorted): one comparison routine
-        // less in the wasm module than `Value`'s `==`.
-        let text = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+        // Compared in the canonical form the validator's `const` uses: no
+        // second equality routine in the wasm module.
+        let text = crate::schema::value::canonical;
         let theirs = text(&tool.parameters);
         [&self.option_tools, &self.application_tools]
             .iter()
@@ -363,7 +341,11 @@ impl Tracker {
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
-            let owner = self.record_message_owner(message.id.clone(), message.owner);
+            let owner = self
+                .messages
+                .entry(message.id.clone())
+                .or_insert(message.owner)
+                .clone();
             for call in message.tool_calls {
                 if !self.by_id.contains_key(&call.id) {
                     self.seed_call(call, &message.id, owner.clone());

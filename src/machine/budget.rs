@@ -19,7 +19,6 @@ use super::plan::{CallRef, Op, Plan};
 use super::state::{ToolCall, ToolResult};
 use super::Tracker;
 use crate::events::Message;
-use crate::quote::quoted;
 use crate::violation::Violation;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -49,6 +48,12 @@ pub(crate) fn value_bytes(value: &Value) -> usize {
         }
     }
     total
+}
+
+/// `what exceeds the limit of N (limits.option)`: every S5 message of the
+/// plan names the option to raise.
+fn limit_message(what: &str, limit: usize, option: &str) -> String {
+    format!("{what} exceeds the limit of {limit} (limits.{option})")
 }
 
 fn text_bytes(s: &str) -> usize {
@@ -87,23 +92,19 @@ fn call_bytes(id: &str, name: &str, parent: Option<&str>, owner: Option<&str>) -
         + opt_bytes(owner)
 }
 
-/// Where an id sits: a field of the event, or of a history message (and
-/// of one of its calls).
-type At = Option<(usize, Option<usize>)>;
-
 /// What one plan would add, and the counts it would raise.
 #[derive(Default)]
 struct Charge {
     cost: usize,
-    /// Message ids the tracker does not know yet.
-    new_messages: HashSet<String>,
+    /// Message ids the tracker does not know yet (an id the plan names
+    /// twice counts twice: the bound is generous, the count cheap).
+    new_messages: usize,
     new_tool_lanes: usize,
     new_text_lanes: usize,
     /// The call the plan is mostly about, for the error.
     call: Option<String>,
-    /// The first id longer than `max_id_bytes`: where, which field, its
-    /// length and beginning.
-    long_id: Option<(At, &'static str, usize, String)>,
+    /// The first id longer than `max_id_bytes`: its field and length.
+    long_id: Option<(&'static str, usize)>,
 }
 
 impl Charge {
@@ -124,26 +125,16 @@ impl Tracker {
         self.charge_ops(&mut c, &mut ops);
         plan.ops = ops;
         let limits = &self.options.limits;
-        let message = if let Some((at, field, len, head)) = &c.long_id {
-            let path = match at {
-                None => String::new(),
-                Some((i, None)) => format!("messages[{i}]."),
-                Some((i, Some(j))) => format!("messages[{i}].toolCalls[{j}]."),
-            };
-            format!("{path}{field} of {len} bytes (beginning {}...) exceeds the limit of {} bytes (limits.maxIdBytes)", quoted(head), limits.max_id_bytes)
-        } else if self.message_count + c.new_messages.len() > limits.max_messages {
-            format!(
-                "a message id more than the limit of {} message ids per thread (limits.maxMessages)",
-                limits.max_messages
-            )
+        let message = if let Some((field, len)) = &c.long_id {
+            let what = format!("{field} of {len} bytes");
+            limit_message(&what, limits.max_id_bytes, "maxIdBytes")
+        } else if self.message_count() + c.new_messages > limits.max_messages {
+            limit_message("one more message id", limits.max_messages, "maxMessages")
         } else if (c.new_tool_lanes > 0
             && self.lanes.tool.len() + c.new_tool_lanes > limits.max_lanes)
             || (c.new_text_lanes > 0 && self.lanes.text.len() + c.new_text_lanes > limits.max_lanes)
         {
-            format!(
-                "a chunk lane more than the limit of {} open lanes (limits.maxLanes)",
-                limits.max_lanes
-            )
+            limit_message("one more open chunk lane", limits.max_lanes, "maxLanes")
         } else if let Some(message) = self.over_budget(c.cost) {
             message
         } else {
@@ -162,9 +153,8 @@ impl Tracker {
     pub(crate) fn over_budget(&self, cost: usize) -> Option<String> {
         let total = self.retained.saturating_add(cost);
         let limit = self.options.limits.max_thread_bytes;
-        (cost > 0 && total > limit).then(|| {
-            format!("the thread would retain {total} bytes, more than the limit of {limit} bytes (limits.maxThreadBytes); this adds {cost}")
-        })
+        (cost > 0 && total > limit)
+            .then(|| limit_message("what the thread would retain", limit, "maxThreadBytes"))
     }
 
     fn charge_ops(&self, c: &mut Charge, ops: &mut [Op]) {
@@ -185,10 +175,10 @@ impl Tracker {
                     *parsed = Some(arguments);
                 }
                 Op::Start(s) => {
-                    self.check_id(c, None, "toolCallId", Some(&s.id));
-                    self.check_id(c, None, "toolCallName", Some(&s.name));
-                    self.check_id(c, None, "parentMessageId", s.parent.as_deref());
-                    self.check_id(c, None, "subagentRunId", s.owner.as_deref());
+                    self.check_id(c, "toolCallId", Some(&s.id));
+                    self.check_id(c, "toolCallName", Some(&s.name));
+                    self.check_id(c, "parentMessageId", s.parent.as_deref());
+                    self.check_id(c, "subagentRunId", s.owner.as_deref());
                     c.about(&s.id);
                     last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
                     if s.reopen.is_none() {
@@ -199,7 +189,7 @@ impl Tracker {
                         }
                     }
                     if let Some(key) = &s.lane {
-                        self.check_id(c, None, "subagentRunId", key.as_deref());
+                        self.check_id(c, "subagentRunId", key.as_deref());
                         if !self.lanes.tool.contains_key(key) {
                             c.new_tool_lanes += 1;
                             c.cost += ENTRY + opt_bytes(key.as_deref());
@@ -225,9 +215,9 @@ impl Tracker {
                     tool_call_id,
                     result,
                 } => {
-                    self.check_id(c, None, "toolCallId", Some(tool_call_id));
-                    self.check_id(c, None, "messageId", Some(&result.message_id));
-                    self.check_id(c, None, "subagentRunId", result.owner.as_deref());
+                    self.check_id(c, "toolCallId", Some(tool_call_id));
+                    self.check_id(c, "messageId", Some(&result.message_id));
+                    self.check_id(c, "subagentRunId", result.owner.as_deref());
                     c.about(tool_call_id);
                     c.cost += result_bytes(result) + ENTRY + result.message_id.len();
                     if call.is_none() {
@@ -236,16 +226,16 @@ impl Tracker {
                     self.note_message(c, &result.message_id);
                 }
                 Op::MessageOwner(message, owner) => {
-                    self.check_id(c, None, "messageId", Some(message));
-                    self.check_id(c, None, "subagentRunId", owner.as_deref());
+                    self.check_id(c, "messageId", Some(message));
+                    self.check_id(c, "subagentRunId", owner.as_deref());
                     if !self.messages.contains_key(message.as_str()) {
                         c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
                     }
                     self.note_message(c, message);
                 }
                 Op::TextLane(key, message) => {
-                    self.check_id(c, None, "subagentRunId", key.as_deref());
-                    self.check_id(c, None, "messageId", Some(message));
+                    self.check_id(c, "subagentRunId", key.as_deref());
+                    self.check_id(c, "messageId", Some(message));
                     if !self.lanes.text.contains_key(key) {
                         c.new_text_lanes += 1;
                     }
@@ -256,9 +246,9 @@ impl Tracker {
                     run_id,
                     parent_run_id,
                 } => {
-                    self.check_id(c, None, "threadId", Some(thread_id));
-                    self.check_id(c, None, "runId", Some(run_id));
-                    self.check_id(c, None, "parentRunId", parent_run_id.as_deref());
+                    self.check_id(c, "threadId", Some(thread_id));
+                    self.check_id(c, "runId", Some(run_id));
+                    self.check_id(c, "parentRunId", parent_run_id.as_deref());
                 }
                 Op::Seed { messages, .. } => self.charge_seed(c, messages),
                 Op::Record(v) => c.cost += violation_bytes(v),
@@ -277,17 +267,16 @@ impl Tracker {
     /// text and parsed value) and tool messages' answers.
     fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
         let mut new_calls = HashSet::new();
-        for (i, m) in messages.iter().enumerate() {
-            let at = Some((i, None));
-            self.check_id(c, at, "id", Some(&m.id));
-            self.check_id(c, at, "subagentRunId", m.owner.as_deref());
-            if !self.messages.contains_key(&m.id) {
+        for m in messages {
+            self.check_id(c, "messages[].id", Some(&m.id));
+            self.check_id(c, "messages[].subagentRunId", m.owner.as_deref());
+            if !self.messages.contains_key(m.id.as_str()) {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
             self.note_message(c, &m.id);
-            for (j, call) in m.tool_calls.iter().enumerate() {
-                self.check_id(c, Some((i, Some(j))), "id", Some(&call.id));
-                self.check_id(c, Some((i, Some(j))), "function.name", Some(&call.name));
+            for call in &m.tool_calls {
+                self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
+                self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
                 if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.as_str()) {
                     continue;
                 }
@@ -298,7 +287,7 @@ impl Tracker {
                 }
             }
             if let Some(id) = &m.tool_call_id {
-                self.check_id(c, at, "toolCallId", Some(id));
+                self.check_id(c, "messages[].toolCallId", Some(id));
                 c.cost += size_of::<ToolResult>()
                     + m.content.as_ref().map_or(0, value_bytes)
                     + opt_bytes(m.error.as_deref());
@@ -306,29 +295,28 @@ impl Tracker {
         }
     }
 
-    /// Counts `id` once if no table of message ids holds it yet.
+    /// Message ids the thread keeps: message owners and other ids in use
+    /// (an id in both tables counts twice; the bound is generous).
+    fn message_count(&self) -> usize {
+        self.messages.len() + self.message_ids.len()
+    }
+
+    /// Counts `id` if no table of message ids holds it yet.
     fn note_message(&self, c: &mut Charge, id: &str) {
-        if !self.messages.contains_key(id)
-            && !self.message_ids.contains(id)
-            && !c.new_messages.contains(id)
-        {
-            c.new_messages.insert(id.to_owned());
+        if !self.messages.contains_key(id) && !self.message_ids.contains(id) {
+            c.new_messages += 1;
         }
     }
 
     /// Notes the first id or name longer than `max_id_bytes` (fatal); the
-    /// message shows its beginning only.
-    fn check_id(&self, c: &mut Charge, at: At, field: &'static str, id: Option<&str>) {
+    /// message names the field and the length, not the id.
+    fn check_id(&self, c: &mut Charge, field: &'static str, id: Option<&str>) {
         let limit = self.options.limits.max_id_bytes;
         let Some(id) = id.filter(|id| id.len() > limit) else {
             return;
         };
         if c.long_id.is_none() {
-            let mut head = id.len().min(32).min(limit);
-            while !id.is_char_boundary(head) {
-                head -= 1;
-            }
-            c.long_id = Some((at, field, id.len(), id[..head].to_owned()));
+            c.long_id = Some((field, id.len()));
         }
     }
 }

@@ -23,7 +23,7 @@ pub use validation::Validation;
 
 use crate::args::ArgsLimits;
 use crate::events::{Event, Tool};
-use crate::sse::{SseDecoder, SseOverflow};
+use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
@@ -50,7 +50,8 @@ pub struct Limits {
     /// Most bytes of one id or name (call, message, thread and run ids,
     /// tool names, `subagentRunId`); more is fatal.
     pub max_id_bytes: usize,
-    /// Most distinct message ids per thread; one more is fatal.
+    /// Most message ids per thread (an id in the owner table and among the
+    /// ids in use counts twice); one more is fatal.
     pub max_messages: usize,
     /// Most chunk lanes open at once, for tool calls and for text messages
     /// each; one more is fatal.
@@ -147,8 +148,6 @@ pub struct Tracker {
     pub(crate) schemas: validation::Schemas,
     /// Bytes the thread retains, as rule S5 counts them (`budget`).
     pub(crate) retained: usize,
-    /// Distinct message ids in `messages` and `message_ids` together.
-    pub(crate) message_count: usize,
     /// The event-stream decoder of [`Tracker::push_sse`].
     pub(crate) sse: SseDecoder,
 }
@@ -195,7 +194,6 @@ impl Tracker {
             changes: Default::default(),
             schemas: validation::Schemas::new(engine),
             retained: 0,
-            message_count: 0,
             sse,
         }
     }
@@ -205,14 +203,8 @@ impl Tracker {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
-        let limit = self.options.limits.max_event_bytes;
-        if text.len() > limit {
-            let index = self.events_seen;
-            let message = format!(
-                "event {index}: {} bytes of JSON exceed the limit of {limit} bytes per event (limits.maxEventBytes)",
-                text.len()
-            );
-            return Err(self.stop(Violation::new("S5", Severity::Fatal, index, message)));
+        if text.len() > self.options.limits.max_event_bytes {
+            return Err(self.stop_too_long("the event's JSON text"));
         }
         match Event::from_json(text) {
             Ok(event) => self.push(event),
@@ -263,19 +255,10 @@ impl Tracker {
             // A fatal violation stays in the tracker, read below.
             let _ = self.push_json(event.data);
         });
-        let overflow = sse.overflow();
-        let limit = sse.limit();
+        let overflow = sse.overflow().is_some();
         self.sse = sse;
-        if let (Some(overflow), None) = (overflow, &self.fatal) {
-            let index = self.events_seen;
-            let what = match overflow {
-                SseOverflow::Line => "an event-stream line",
-                SseOverflow::Event => "the data of an event-stream event",
-            };
-            let message = format!(
-                "event {index}: {what} exceeds the limit of {limit} bytes per event (limits.maxEventBytes)"
-            );
-            self.stop(Violation::new("S5", Severity::Fatal, index, message));
+        if overflow && self.fatal.is_none() {
+            self.stop_too_long("an event-stream line or event");
         }
         match &self.fatal {
             Some(f) => Err(f.clone()),
@@ -287,6 +270,16 @@ impl Tracker {
     /// bytes, which decode to the same text).
     pub fn push_sse_str(&mut self, text: &str) -> Result<(), Violation> {
         self.push_sse(text.as_bytes())
+    }
+
+    /// Rule S5: the event being read is longer than `max_event_bytes`.
+    fn stop_too_long(&mut self, what: &str) -> Violation {
+        let index = self.events_seen;
+        let message = format!(
+            "event {index}: {what} exceeds the limit of {} bytes per event (limits.maxEventBytes)",
+            self.options.limits.max_event_bytes
+        );
+        self.stop(Violation::new("S5", Severity::Fatal, index, message))
     }
 
     /// Records a fatal violation; every later event gets the same error.

@@ -138,16 +138,10 @@ impl Tracker {
     /// Rule S5: the application's answer counts towards the thread's budget
     /// and bounds like the stream's results; over them it is refused.
     fn charge_answer(&mut self, result: &ToolResult) -> Result<(), ApplicationError> {
-        let limits = self.options.limits;
+        // The application's own message id is not bounded like the
+        // stream's ids; what it keeps counts towards the budget.
         let cost = crate::machine::budget::result_bytes(result);
-        let refusal = if result.message_id.len() > limits.max_id_bytes {
-            Some("the message id is longer than limits.maxIdBytes".to_owned())
-        } else if self.message_count >= limits.max_messages {
-            Some("the thread holds limits.maxMessages message ids".to_owned())
-        } else {
-            self.over_budget(cost)
-        };
-        match refusal {
+        match self.over_budget(cost) {
             Some(message) => Err(ApplicationError::Limit(message)),
             None => {
                 self.retained += cost;
