@@ -38,10 +38,10 @@ const scenarios = {
     return { fed, stopped: "no" };
   },
   /**
-   * Results just under the event limit (4 MiB) that parse into millions of
-   * values: the most memory one event can take while it is read.
+   * Calls whose 4 MiB of arguments parse into millions of values at the end:
+   * the most memory one event can take while it is applied.
    */
-  "wide-results": (core) => wideResults(core, 0),
+  "wide-args": (core) => wideResults(core, 0),
   /** The same once the thread budget is nearly spent (7 calls of 4 MiB). */
   "full-then-wide": (core) => wideResults(core, 7),
   /** A pattern from the stream's run input that backtracks exponentially. */
@@ -60,10 +60,9 @@ const scenarios = {
   },
 };
 
-/** `calls` calls with 4 MiB of arguments, then results of 2M zeros. */
+/** `calls` calls with 4 MiB of arguments, then calls with 2M zeros as arguments. */
 function wideResults(core, calls) {
   let fed = 0;
-  const content = `[${"0,".repeat(2 * MiB - 64)}0]`;
   const half = "x".repeat(2 * MiB - 8);
   core.feedJson(JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" }));
   for (let i = 0; i < calls; i++) {
@@ -72,12 +71,17 @@ function wideResults(core, calls) {
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: `a${i}`, delta: `${half}"]` }));
     if (!core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: `a${i}` }))) return { fed, stopped: "fatal early" };
   }
-  core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" }));
-  core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: "c" }));
+  // Calls whose arguments are 2M zeros (two deltas of 2 MiB), parsed at the end.
+  const zeros = "0,".repeat(MiB - 16);
   for (let i = 0; i < 100; i++) {
-    const event = `{"type":"TOOL_CALL_RESULT","messageId":"m${i}","toolCallId":"c","content":${content}}`;
-    fed += event.length;
-    if (!core.feedJson(event)) return { fed, stopped: "fatal" };
+    const id = `z${i}`;
+    const ok =
+      core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" })) &&
+      core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `[${zeros}` })) &&
+      core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `${zeros}0]` })) &&
+      core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: id }));
+    fed += 4 * MiB;
+    if (!ok) return { fed, stopped: "fatal" };
   }
   return { fed, stopped: "no" };
 }

@@ -6,10 +6,9 @@ use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
 use crate::args::{ArgsError, ArgsReader};
-use crate::events::{Message, Outcome, Tool};
+use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
@@ -59,6 +58,7 @@ impl Tracker {
                 result,
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
+                self.note_message(&message);
                 self.messages.entry(message).or_insert(owner);
                 return false;
             }
@@ -77,6 +77,11 @@ impl Tracker {
                 self.run.error = Some((message, code));
                 self.changes.run = true;
             }
+            Op::RunAborted { reason } => {
+                self.run.status = RunStatus::Aborted;
+                self.run.error = reason.map(|r| (r, None));
+                self.changes.run = true;
+            }
             Op::RunTools(tools, from_stream) => self.set_run_tools(tools, from_stream),
             Op::Seed {
                 messages,
@@ -85,6 +90,15 @@ impl Tracker {
             Op::Record(v) => self.violations.push(v),
         }
         true
+    }
+
+    /// Records where a message id first appeared in the thread (see
+    /// [`Tracker::message_position`]).
+    fn note_message(&mut self, id: &str) {
+        if !self.message_seq.contains_key(id) {
+            let seq = self.message_seq.len();
+            self.message_seq.insert(id.to_owned(), seq);
+        }
     }
 
     /// Marks a call changed for the next [`Tracker::take_changes`].
@@ -105,14 +119,20 @@ impl Tracker {
 
     fn close_call(&mut self, i: usize, status: CallStatus) {
         self.open.remove(&i);
+        // The event being applied was counted already.
+        let closing_event = self.events_seen.checked_sub(1);
         let call = &mut self.calls[i];
+        if call.args_error.is_none() {
+            call.args.close();
+        }
         call.status = status;
+        call.closed_at = closing_event;
         call.lane = None;
         self.touch(i);
     }
 
     /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
-    fn end_call(&mut self, i: usize, parsed: Option<Result<Value, ArgsError>>) {
+    fn end_call(&mut self, i: usize, parsed: Option<Result<serde_json::Value, ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
         // Every plan is charged before it is applied, which parses the
         // arguments of the calls it ends (module `budget`).
@@ -140,10 +160,12 @@ impl Tracker {
             }
             None => {
                 if let Some(parent) = &start.parent {
+                    self.note_message(parent);
                     self.message_ids.insert(parent.clone());
                 }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
+                call.seq = self.message_seq.len();
                 call.parent_message_id = start.parent;
                 call.owner = start.owner;
                 self.calls.push(call);
@@ -185,12 +207,12 @@ impl Tracker {
     }
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
-    fn append_args(&mut self, index: usize, i: usize, delta: &str) {
+    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
             return;
         }
-        if let Err(e) = call.args.push(delta) {
+        if let Err(e) = call.args.push_delta(delta) {
             let message = format!(
                 "event {index}: arguments of call {}: {}",
                 quoted(&call.id),
@@ -245,7 +267,7 @@ impl Tracker {
     }
 
     /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
-    fn finish_run(&mut self, index: usize, result: Option<Value>, outcome: Option<Outcome>) {
+    fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         mine.sort_unstable();
         mine.dedup();
@@ -341,6 +363,7 @@ impl Tracker {
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
+            self.note_message(&message.id);
             let owner = self
                 .messages
                 .entry(message.id.clone())
@@ -384,6 +407,7 @@ impl Tracker {
         };
         let advertised = self.tool(&call.name).is_some();
         let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
+        seeded.seq = self.message_seq.len();
         seeded.status = CallStatus::Complete;
         seeded.parent_message_id = Some(message_id.to_owned());
         seeded.owner = owner;
@@ -403,7 +427,7 @@ impl Tracker {
         &mut self,
         tool_call_id: String,
         message_id: String,
-        content: Option<Value>,
+        content: Option<Opaque>,
         error: Option<String>,
         owner: Option<String>,
     ) {
@@ -419,7 +443,7 @@ impl Tracker {
         }
         let result = ToolResult {
             message_id,
-            content: content.unwrap_or(Value::Null),
+            content: content.unwrap_or_else(Opaque::null),
             error,
             owner,
             source: ResultSource::History,

@@ -18,7 +18,7 @@
 use super::plan::{CallRef, Op, Plan};
 use super::state::{ToolCall, ToolResult};
 use super::Tracker;
-use crate::events::Message;
+use crate::events::{Message, Opaque};
 use crate::violation::Violation;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -56,6 +56,11 @@ fn limit_message(what: &str, limit: usize, option: &str) -> String {
     format!("{what} exceeds the limit of {limit} (limits.{option})")
 }
 
+/// Opaque payloads are kept as their JSON text.
+fn opaque_bytes(o: &Opaque) -> usize {
+    size_of::<Opaque>() + o.get().len()
+}
+
 fn text_bytes(s: &str) -> usize {
     size_of::<String>() + s.len()
 }
@@ -68,7 +73,7 @@ fn opt_bytes(s: Option<&str>) -> usize {
 pub(crate) fn result_bytes(r: &ToolResult) -> usize {
     size_of::<ToolResult>()
         + r.message_id.len()
-        + value_bytes(&r.content)
+        + opaque_bytes(&r.content)
         + opt_bytes(r.error.as_deref())
         + opt_bytes(r.owner.as_deref())
 }
@@ -185,7 +190,7 @@ impl Tracker {
                         c.cost +=
                             call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
                         if let Some(p) = &s.parent {
-                            self.note_message(c, p);
+                            self.charge_message(c, p);
                         }
                     }
                     if let Some(key) = &s.lane {
@@ -206,8 +211,9 @@ impl Tracker {
                         CallRef::Last => (last_len, false),
                     };
                     // A delta past the per-call limit is refused, not kept.
-                    if !refused && len + delta.len() <= self.options.limits.max_args_bytes {
-                        c.cost += delta.len();
+                    let added = delta.text.len();
+                    if !refused && len + added <= self.options.limits.max_args_bytes {
+                        c.cost += added;
                     }
                 }
                 Op::Result {
@@ -223,7 +229,7 @@ impl Tracker {
                     if call.is_none() {
                         c.cost += text_bytes(tool_call_id);
                     }
-                    self.note_message(c, &result.message_id);
+                    self.charge_message(c, &result.message_id);
                 }
                 Op::MessageOwner(message, owner) => {
                     self.check_id(c, "messageId", Some(message));
@@ -231,7 +237,7 @@ impl Tracker {
                     if !self.messages.contains_key(message.as_str()) {
                         c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
                     }
-                    self.note_message(c, message);
+                    self.charge_message(c, message);
                 }
                 Op::TextLane(key, message) => {
                     self.check_id(c, "subagentRunId", key.as_deref());
@@ -258,6 +264,7 @@ impl Tracker {
                 | Op::ClearAllLanes
                 | Op::RunFinished { .. }
                 | Op::RunError { .. }
+                | Op::RunAborted { .. }
                 | Op::RunTools(..) => {}
             }
         }
@@ -273,7 +280,7 @@ impl Tracker {
             if !self.messages.contains_key(m.id.as_str()) {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
-            self.note_message(c, &m.id);
+            self.charge_message(c, &m.id);
             for call in &m.tool_calls {
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
                 self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
@@ -289,7 +296,7 @@ impl Tracker {
             if let Some(id) = &m.tool_call_id {
                 self.check_id(c, "messages[].toolCallId", Some(id));
                 c.cost += size_of::<ToolResult>()
-                    + m.content.as_ref().map_or(0, value_bytes)
+                    + m.content.as_ref().map_or(0, opaque_bytes)
                     + opt_bytes(m.error.as_deref());
             }
         }
@@ -302,7 +309,7 @@ impl Tracker {
     }
 
     /// Counts `id` if no table of message ids holds it yet.
-    fn note_message(&self, c: &mut Charge, id: &str) {
+    fn charge_message(&self, c: &mut Charge, id: &str) {
         if !self.messages.contains_key(id) && !self.message_ids.contains(id) {
             c.new_messages += 1;
         }

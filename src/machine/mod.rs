@@ -135,6 +135,10 @@ pub struct Tracker {
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: HashSet<String>,
+    /// The order in which the thread's message ids were first seen (text
+    /// messages, parent messages, history): where calls happened between
+    /// them (see [`Tracker::message_position`]).
+    pub(crate) message_seq: HashMap<String, usize>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
@@ -184,6 +188,7 @@ impl Tracker {
             application_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
+            message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),
             violations: Vec::new(),
@@ -247,13 +252,27 @@ impl Tracker {
     /// assert_eq!(t.push_sse(&line_without_end).unwrap_err().code, "S5");
     /// ```
     pub fn push_sse(&mut self, bytes: &[u8]) -> Result<(), Violation> {
+        self.push_sse_logged(bytes, None)
+    }
+
+    /// [`Tracker::push_sse`], also appending the data of each event it
+    /// accepts to `log` when one is given (a binding's event listeners).
+    pub fn push_sse_logged(
+        &mut self,
+        bytes: &[u8],
+        mut log: Option<&mut Vec<String>>,
+    ) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
         let mut sse = std::mem::take(&mut self.sse);
         sse.push_bytes(bytes, |event| {
             // A fatal violation stays in the tracker, read below.
-            let _ = self.push_json(event.data);
+            if self.push_json(event.data).is_ok() {
+                if let Some(log) = log.as_mut() {
+                    log.push(event.data.to_owned());
+                }
+            }
         });
         let overflow = sse.overflow().is_some();
         self.sse = sse;
@@ -330,6 +349,26 @@ impl Tracker {
     /// Results for calls the tracker never saw (rule T10).
     pub fn unmatched_results(&self) -> &[UnmatchedResult] {
         &self.unmatched
+    }
+
+    /// Where message `id` first appeared in the thread (streamed, named as
+    /// a parent, or in history), counting message ids in the order seen.
+    /// With [`ToolCall::position`] it says where a call happened between
+    /// messages: the next run's history places it there (JS `nextRun`).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.start_run_json(r#"{"messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+    /// assert_eq!(t.message_position("u1"), Some(0));
+    /// assert_eq!(t.call("c1").unwrap().position(), 1); // after u1
+    /// assert_eq!(t.message_position("u2"), None);
+    /// ```
+    pub fn message_position(&self, id: &str) -> Option<usize> {
+        self.message_seq.get(id).copied()
     }
 
     /// An advertised tool, by name (rule F1).

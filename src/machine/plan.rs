@@ -6,10 +6,9 @@ use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
 use crate::args::ArgsError;
-use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// Which call an operation acts on.
@@ -37,13 +36,13 @@ pub(crate) struct Start {
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
     /// Ends a call; the parsed arguments, once the plan is charged.
-    End(usize, Option<Result<Value, ArgsError>>),
+    End(usize, Option<Result<serde_json::Value, ArgsError>>),
     Abandon(usize),
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),
     ClearAllLanes,
     Start(Start),
-    Args(CallRef, Text<'a>),
+    Args(CallRef, JsonStr<'a>),
     Result {
         call: Option<usize>,
         tool_call_id: String,
@@ -57,12 +56,16 @@ pub(crate) enum Op<'a> {
         parent_run_id: Option<String>,
     },
     RunFinished {
-        result: Option<Value>,
+        result: Option<Opaque>,
         outcome: Option<Outcome>,
     },
     RunError {
         message: String,
         code: Option<String>,
+    },
+    /// The application ended the run locally ([`Tracker::abort_run`]).
+    RunAborted {
+        reason: Option<String>,
     },
     /// Replaces the tools advertised by run input (rule F1); `true` when
     /// the stream's `RUN_STARTED.input` gives them, not the application.
@@ -294,6 +297,10 @@ impl Tracker {
             RunStatus::Errored if !starts => Err(plan.fatal(
                 "L3",
                 format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
+            )),
+            RunStatus::Aborted if !starts => Err(plan.fatal(
+                "L3",
+                format!("{ty} after the run was aborted: only RUN_STARTED may follow"),
             )),
             _ => Ok(()),
         }

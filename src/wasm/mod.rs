@@ -9,6 +9,7 @@ mod options;
 mod records;
 mod regexp;
 
+use crate::events::to_json;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
@@ -19,16 +20,23 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct WasmTracker {
     tracker: Tracker,
+    /// The data of each event-stream event the tracker accepted since the
+    /// last `takeEvents`, kept only while the application listens
+    /// (`onEvent`): otherwise nothing is copied.
+    events: Option<Vec<String>>,
 }
 
 #[wasm_bindgen]
 impl WasmTracker {
-    /// A tracker configured by the options object, as JSON text.
+    /// A tracker configured by the options object, as JSON text; with
+    /// `keep_events`, the events read from event streams are kept for
+    /// `takeEvents`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
+    pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
+            events: keep_events.then(Vec::new),
         })
     }
 
@@ -44,7 +52,7 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        let _ = self.tracker.push_sse_str(chunk);
+        self.read_sse(chunk.as_bytes());
         self.take_changes()
     }
 
@@ -52,7 +60,7 @@ impl WasmTracker {
     /// UTF-8 sequence).
     #[wasm_bindgen(js_name = pushSseBytes)]
     pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        let _ = self.tracker.push_sse(chunk);
+        self.read_sse(chunk);
         self.take_changes()
     }
 
@@ -67,13 +75,36 @@ impl WasmTracker {
     /// Like [`WasmTracker::push_sse_bytes`], without a change record.
     #[wasm_bindgen(js_name = feedSse)]
     pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
-        self.tracker.push_sse(chunk).is_ok()
+        self.read_sse(chunk)
     }
 
     /// The whole state, without argument text or values (see
     /// `SummaryRecord`), as JSON.
     pub fn summary(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
+        to_json(&SummaryRecord::new(&self.tracker, true))
+    }
+
+    /// The summary with `violations` left empty: a report reads them in
+    /// pages with [`WasmTracker::violations_json`], so millions of warnings
+    /// never become one string.
+    #[wasm_bindgen(js_name = summaryWithoutViolations)]
+    pub fn summary_without_violations(&self) -> String {
+        to_json(&SummaryRecord::new(&self.tracker, false))
+    }
+
+    /// How many violations the tracker holds.
+    #[wasm_bindgen(js_name = violationCount)]
+    pub fn violation_count(&self) -> usize {
+        self.tracker.violations().len()
+    }
+
+    /// The violations `from..to` (clamped to those held), as a JSON array.
+    #[wasm_bindgen(js_name = violationsJson)]
+    pub fn violations_json(&self, from: usize, to: usize) -> String {
+        let all = self.tracker.violations();
+        let to = to.min(all.len());
+        let from = from.min(to);
+        to_json(&all[from..to])
     }
 
     /// Records the user's approval of a completed call (rule S3).
@@ -99,7 +130,8 @@ impl WasmTracker {
         content_json: &str,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = serde_json::from_str(content_json).map_err(|e| {
+        // Kept as given: only the syntax is checked, at any depth.
+        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
             JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
         })?;
         self.applied(|t| t.answer(id, content, message_id))
@@ -113,7 +145,7 @@ impl WasmTracker {
         content: Option<String>,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = content.map(serde_json::Value::String);
+        let content = content.as_deref().map(crate::events::Opaque::string);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
 
@@ -124,10 +156,56 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
+        // No ids at all is the empty list, not one empty id.
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
+    #[wasm_bindgen(js_name = abortRun)]
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
-        serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
+        to_json(&self.tracker.tool_messages())
     }
 
     /// What changed since the last record: a `ChangeRecord`, or for a delta
@@ -140,9 +218,8 @@ impl WasmTracker {
             return record;
         }
         let record = ChangeRecord::new(&self.tracker, &changes);
-        // Serialising plain records of strings, numbers and JSON values
-        // cannot fail; an empty string would make the JS layer throw.
-        serde_json::to_string(&record).unwrap_or_default()
+        // Opaque payloads inside are written as given (`to_json`).
+        to_json(&record)
     }
 }
 
@@ -155,9 +232,24 @@ impl WasmTracker {
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
     ) -> Result<String, JsValue> {
         operation(&mut self.tracker).map_err(|e| {
-            let record = serde_json::to_string(&RefusalRecord::new(&e)).unwrap_or_default();
+            let record = to_json(&RefusalRecord::new(&e));
             JsValue::from_str(&record)
         })?;
         Ok(self.take_changes())
     }
+
+    /// Reads event-stream bytes (the tracker decodes them, rule S5 bounding
+    /// lines and events), logging the accepted events when a log is kept;
+    /// whether the stream is still good.
+    fn read_sse(&mut self, chunk: &[u8]) -> bool {
+        self.tracker
+            .push_sse_logged(chunk, self.events.as_mut())
+            .is_ok()
+    }
+}
+
+/// A position as JS reads it (positions never come near `i32::MAX`: each
+/// is bounded by the messages a thread holds).
+fn as_i32(position: usize) -> i32 {
+    i32::try_from(position).unwrap_or(i32::MAX)
 }
