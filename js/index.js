@@ -1,21 +1,16 @@
 // The public face of the package: the ToolCallTracker class over the wasm core.
-import { initSync, WasmTracker } from "./agui_tool_calls.js";
-import { wasmGzipBase64 } from "./wasm-bytes.js";
+//
+// This module starts nothing: it is the `agui-tool-calls/init` entry
+// (`await init()` first), and the main entry, `index.js` in the package,
+// re-exports it after awaiting `init()` (top-level await), so that
+// importing it is all it takes in Node, a browser page, a worker or a
+// bundler that supports top-level await.
+import { WasmTracker } from "./agui_tool_calls.js";
+import { init, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 import { completeHistory } from "./next-run.js";
 
-// The module is embedded, so importing this file is all it takes in Node, a
-// browser page, a worker or a bundler: by the time `import` resolves, the
-// wasm is instantiated (top-level await, no fetch).
-initSync({ module: await WebAssembly.compile(await gunzip(wasmGzipBase64)) });
-
-async function gunzip(base64) {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).arrayBuffer();
-}
+export { init };
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
@@ -54,6 +49,7 @@ export class ToolCallTracker {
   #onEvent;
 
   constructor(options = {}) {
+    if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
     // The core checks every other option, and a non-object.
     const onEvent = options !== null && typeof options === "object" ? options.onEvent : undefined;
     if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("option onEvent must be a function");
