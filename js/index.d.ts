@@ -77,8 +77,25 @@ export interface TrackerOptions<Tools extends readonly ToolOption[] = ToolOption
   requireApproval?: readonly string[];
   /** A stream fragment: no `RUN_STARTED` required first (rule L1). */
   fragment?: boolean;
-  /** Bounds on what one thread may make the tracker hold (rule S5). */
-  limits?: { maxArgsBytes?: number; maxDepth?: number; maxCalls?: number };
+  /** Bounds on what one thread may make the tracker hold (rule S5; docs/limits.md). */
+  limits?: {
+    /** Bytes of argument text per call (4 MiB); past it the call is marked, the stream goes on. */
+    maxArgsBytes?: number;
+    /** Nesting depth of arguments (64, at most 127); past it the call is marked. */
+    maxDepth?: number;
+    /** Tool calls per thread (10 000); one more is fatal. */
+    maxCalls?: number;
+    /** Bytes of one event: JSON text, an event-stream line or event (4 MiB); more is fatal. */
+    maxEventBytes?: number;
+    /** Bytes the thread retains, all told (64 MiB); more is fatal. */
+    maxThreadBytes?: number;
+    /** Bytes of one id or name (1024); more is fatal. */
+    maxIdBytes?: number;
+    /** Message ids per thread (100 000); one more is fatal. */
+    maxMessages?: number;
+    /** Chunk lanes open at once, for calls and for messages each (1000); one more is fatal. */
+    maxLanes?: number;
+  };
 }
 
 export interface Violation {

@@ -1,10 +1,11 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
+use super::budget;
 use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
-use crate::args::ArgsReader;
+use crate::args::{ArgsError, ArgsReader};
 use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
@@ -12,6 +13,7 @@ use crate::violation::{Severity, Violation};
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
         let index = plan.index;
+        self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
         for op in plan.ops {
@@ -25,7 +27,7 @@ impl Tracker {
     /// Applies one op; whether anything the snapshot shows changed.
     fn apply_op(&mut self, index: usize, op: Op, last: &mut Option<usize>) -> bool {
         match op {
-            Op::End(i) => self.end_call(i),
+            Op::End(i, parsed) => self.end_call(i, parsed),
             Op::Abandon(i) => self.close_call(i, CallStatus::Abandoned),
             Op::ClearToolLane(key) => {
                 self.lanes.tool.remove(&key);
@@ -80,7 +82,7 @@ impl Tracker {
                 self.run.error = reason.map(|r| (r, None));
                 self.changes.run = true;
             }
-            Op::RunTools(tools) => self.set_run_tools(tools),
+            Op::RunTools(tools, from_stream) => self.set_run_tools(tools, from_stream),
             Op::Seed {
                 messages,
                 run_input,
@@ -129,15 +131,20 @@ impl Tracker {
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6).
-    fn end_call(&mut self, i: usize) {
+    /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
+    fn end_call(&mut self, i: usize, parsed: Option<Result<serde_json::Value, ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
-        let call = &mut self.calls[i];
-        call.arguments = Some(match &call.args_error {
-            Some(e) => Err(e.clone()),
-            None => call.args.finish(),
-        });
+        // Every plan is charged before it is applied, which parses the
+        // arguments of the calls it ends (module `budget`).
+        self.calls[i].arguments = parsed;
         self.validate_call(i);
+    }
+
+    /// Records a violation found while applying; it counts towards the
+    /// thread's budget (rule S5) like any other.
+    fn record_violation(&mut self, v: Violation) {
+        self.retained = self.retained.saturating_add(budget::violation_bytes(&v));
+        self.violations.push(v);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -213,7 +220,7 @@ impl Tracker {
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
-            self.violations.push(v);
+            self.record_violation(v);
             return self.touch(i);
         }
         self.touch_text(i);
@@ -288,7 +295,7 @@ impl Tracker {
                     quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
-                self.violations.push(v);
+                self.record_violation(v);
             }
         }
         self.run.status = match outcome {
@@ -311,19 +318,44 @@ impl Tracker {
                 quoted_list(declared.iter().map(String::as_str)),
                 quoted_list(derived.iter().copied())
             );
-            self.violations
-                .push(Violation::new("F3", Severity::Violation, index, message));
+            self.record_violation(Violation::new("F3", Severity::Violation, index, message));
         }
     }
 
-    /// Rule F1: `Some` replaces the tools the run input advertises.
-    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>) {
+    /// Rule F1: the tools the run input advertises replace the last ones.
+    /// A schema the stream gives is the application's own when one of the
+    /// application's tools of that name has the same `parameters` (the
+    /// echo of its own run input); else only the stream vouches for it.
+    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>, from_stream: bool) {
         self.schemas.forget();
-        self.run_tools = tools
-            .unwrap_or_default()
-            .into_iter()
-            .map(|t| (t.name.clone(), t))
-            .collect();
+        self.stream_schemas.clear();
+        self.run_tools.clear();
+        if !from_stream {
+            self.application_tools.clear();
+        }
+        for tool in tools.unwrap_or_default() {
+            if !from_stream {
+                self.application_tools
+                    .insert(tool.name.clone(), tool.clone());
+            } else if !self.is_applications_schema(&tool) {
+                self.stream_schemas.insert(tool.name.clone());
+            }
+            self.run_tools.insert(tool.name.clone(), tool);
+        }
+    }
+
+    fn is_applications_schema(&self, tool: &Tool) -> bool {
+        // Compared in the canonical form the validator's `const` uses: no
+        // second equality routine in the wasm module.
+        let text = crate::schema::value::canonical;
+        let theirs = text(&tool.parameters);
+        [&self.option_tools, &self.application_tools]
+            .iter()
+            .any(|tools| {
+                tools
+                    .get(&tool.name)
+                    .is_some_and(|t| text(&t.parameters) == theirs)
+            })
     }
 
     /// Rule A5: history seeds message owners, closed calls and answers.

@@ -10,7 +10,6 @@ mod records;
 mod regexp;
 
 use crate::events::to_json;
-use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
@@ -21,7 +20,6 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct WasmTracker {
     tracker: Tracker,
-    sse: SseDecoder,
     /// The data of each event-stream event the tracker accepted since the
     /// last `takeEvents`, kept only while the application listens
     /// (`onEvent`): otherwise nothing is copied.
@@ -38,7 +36,6 @@ impl WasmTracker {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
-            sse: SseDecoder::new(),
             events: keep_events.then(Vec::new),
         })
     }
@@ -55,8 +52,7 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.sse
-            .push_str(chunk, push_data(&mut self.tracker, self.events.as_mut()));
+        self.read_sse(chunk.as_bytes());
         self.take_changes()
     }
 
@@ -64,7 +60,7 @@ impl WasmTracker {
     /// UTF-8 sequence).
     #[wasm_bindgen(js_name = pushSseBytes)]
     pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        self.read_sse_bytes(chunk);
+        self.read_sse(chunk);
         self.take_changes()
     }
 
@@ -79,8 +75,7 @@ impl WasmTracker {
     /// Like [`WasmTracker::push_sse_bytes`], without a change record.
     #[wasm_bindgen(js_name = feedSse)]
     pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
-        self.read_sse_bytes(chunk);
-        self.tracker.fatal().is_none()
+        self.read_sse(chunk)
     }
 
     /// The whole state, without argument text or values (see
@@ -243,10 +238,13 @@ impl WasmTracker {
         Ok(self.take_changes())
     }
 
-    /// Pushes each event the bytes complete.
-    fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        self.sse
-            .push_bytes(chunk, push_data(&mut self.tracker, self.events.as_mut()));
+    /// Reads event-stream bytes (the tracker decodes them, rule S5 bounding
+    /// lines and events), logging the accepted events when a log is kept;
+    /// whether the stream is still good.
+    fn read_sse(&mut self, chunk: &[u8]) -> bool {
+        self.tracker
+            .push_sse_logged(chunk, self.events.as_mut())
+            .is_ok()
     }
 }
 
@@ -254,20 +252,4 @@ impl WasmTracker {
 /// is bounded by the messages a thread holds).
 fn as_i32(position: usize) -> i32 {
     i32::try_from(position).unwrap_or(i32::MAX)
-}
-
-/// What a dispatched event-stream event becomes: its data, pushed as one
-/// event (and logged, when a log is kept, once accepted); a fatal violation
-/// stays in the tracker, where the caller reads it.
-fn push_data<'a>(
-    tracker: &'a mut Tracker,
-    mut log: Option<&'a mut Vec<String>>,
-) -> impl FnMut(crate::sse::SseEvent<'_>) + 'a {
-    move |event| {
-        if tracker.push_json(event.data).is_ok() {
-            if let Some(log) = log.as_mut() {
-                log.push(event.data.to_owned());
-            }
-        }
-    }
 }

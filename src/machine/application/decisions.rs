@@ -126,6 +126,7 @@ impl Tracker {
             event_index: None,
             rejected: false,
         };
+        self.charge_answer(&result)?;
         self.attach_result(Some(i), id.to_owned(), result);
         if declining {
             self.calls[i].consent = Consent::Declined;
@@ -133,6 +134,21 @@ impl Tracker {
         self.undelivered.insert(i);
         self.changed(i);
         Ok(())
+    }
+
+    /// Rule S5: the application's answer counts towards the thread's budget
+    /// and bounds like the stream's results; over them it is refused.
+    fn charge_answer(&mut self, result: &ToolResult) -> Result<(), ApplicationError> {
+        // The application's own message id is not bounded like the
+        // stream's ids; what it keeps counts towards the budget.
+        let cost = crate::machine::budget::result_bytes(result);
+        match self.over_budget(cost) {
+            Some(message) => Err(ApplicationError::Limit(message)),
+            None => {
+                self.retained += cost;
+                Ok(())
+            }
+        }
     }
 
     /// A call whose arguments are final: neither open (rule T5) nor
