@@ -27,6 +27,7 @@ pub mod schema;
 pub mod snapshot;
 pub mod sse;
 pub mod violation;
+pub mod violation_log;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

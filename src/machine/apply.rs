@@ -80,7 +80,7 @@ impl Tracker {
                 messages,
                 run_input,
             } => self.seed(messages, run_input),
-            Op::Record(v) => self.violations.push(v),
+            Op::Record(v) => self.violations.record(v),
         }
         true
     }
@@ -191,7 +191,7 @@ impl Tracker {
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
-            self.violations.push(v);
+            self.violations.record(v);
             return self.touch(i);
         }
         self.touch_text(i);
@@ -266,7 +266,7 @@ impl Tracker {
                     quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
-                self.violations.push(v);
+                self.violations.record(v);
             }
         }
         self.run.status = match outcome {
@@ -290,7 +290,7 @@ impl Tracker {
                 quoted_list(derived.iter().copied())
             );
             self.violations
-                .push(Violation::new("F3", Severity::Violation, index, message));
+                .record(Violation::new("F3", Severity::Violation, index, message));
         }
     }
 
