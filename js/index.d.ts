@@ -22,8 +22,10 @@ export interface ToolMessage {
 export interface RunAgentInput {
   threadId: string;
   runId: string;
+  parentRunId?: string;
   messages: Array<{ id: string; role: string; [key: string]: unknown }>;
   tools?: Tool[];
+  context?: Array<{ [key: string]: unknown }>;
   [key: string]: unknown;
 }
 
@@ -47,6 +49,13 @@ export interface Violation {
   readonly eventIndex: number;
   readonly toolCallId?: string;
   readonly messageId?: string;
+  /**
+   * How many times it happened: repeats of one violation (same rule,
+   * message, call and message id, at other events) are one entry, and
+   * `eventIndex` is the first. Past 1000 distinct entries, later new ones
+   * are only counted, in one last `S5` warning.
+   */
+  readonly count: number;
 }
 
 export interface ToolResult {
@@ -135,7 +144,7 @@ export interface Snapshot {
   readonly completedCalls: readonly ToolCallState[];
   /** Closed, unanswered, run finished: the application must answer these. */
   readonly pendingCalls: readonly ToolCallState[];
-  /** Every violation and warning, in order. */
+  /** Every violation and warning, in the order first met; repeats counted (`count`), at most 1001 entries plus the fatal one. */
   readonly violations: readonly Violation[];
   readonly fatal: Violation | null;
 }
@@ -147,7 +156,30 @@ export declare class ToolCallStreamError extends Error {
   constructor(violation: Violation);
 }
 
-/** The tool-call state of one AG-UI thread. */
+/** Thrown by every method of a tracker after `free()` (`free()` itself excepted). */
+export declare class TrackerFreedError extends Error {
+  readonly name: "TrackerFreedError";
+  constructor(method: string);
+}
+
+/**
+ * Thrown when the wasm module trapped (a real out-of-memory, or a bug; the
+ * `WebAssembly.RuntimeError` is the `cause`), and by every later call but
+ * `snapshot()`, which keeps returning the last snapshot, and `free()`.
+ */
+export declare class TrackerTrappedError extends Error {
+  readonly name: "TrackerTrappedError";
+  readonly cause: WebAssembly.RuntimeError;
+  constructor(method: string, cause: WebAssembly.RuntimeError);
+}
+
+/**
+ * The tool-call state of one AG-UI thread. Every argument is checked
+ * before it reaches the wasm module: a value of the wrong type is refused
+ * with a `TypeError` naming it, a string over 32 Mi UTF-16 units (bytes for
+ * byte chunks) with a `RangeError` (`pushSse` reads a longer chunk in
+ * pieces instead), and the tracker is unchanged.
+ */
 export declare class ToolCallTracker {
   constructor(options?: TrackerOptions);
   /** Reads one AG-UI event object. */
@@ -158,16 +190,25 @@ export declare class ToolCallTracker {
   pushSse(chunk: string | Uint8Array): Snapshot;
   /** The current snapshot: the identical object while nothing changes. */
   snapshot(): Snapshot;
-  /** Calls `listener` with each new snapshot; returns the unsubscribe function. */
+  /**
+   * Calls `listener` with each new snapshot, once the operation that made
+   * it is done; returns the unsubscribe function. A listener that throws
+   * is reported (`globalThis.reportError` where the host has it, else
+   * `console.error`) and the other listeners still hear.
+   */
   subscribe(listener: (snapshot: Snapshot) => void): () => void;
-  /** Advertises the input's tools and checks that it answers every pending call; throws naming each unanswered call. */
+  /**
+   * Advertises the input's tools and checks that it answers every pending
+   * call; throws naming each unanswered call, or a `TypeError` naming the
+   * field that does not fit `RunAgentInput`.
+   */
   startRun(input: RunAgentInput): void;
   approve(toolCallId: string): Snapshot;
-  decline(toolCallId: string, reason?: string): Snapshot;
+  decline(toolCallId: string, reason?: string | null): Snapshot;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot;
-  fail(toolCallId: string, error: string, content?: string): Snapshot;
+  fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot;
   /** The application's answers, for the next run's `input.messages`. */
   toolMessages(): ToolMessage[];
-  /** Releases the wasm memory; the tracker is unusable afterwards. */
+  /** Releases the wasm memory; every other method then throws `TrackerFreedError`. Harmless when repeated. */
   free(): void;
 }

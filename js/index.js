@@ -1,7 +1,23 @@
-// The public face of the package: the ToolCallTracker class over the wasm core.
+// The public face of the package: the ToolCallTracker class over the wasm
+// core. Every argument is checked in ./arguments.js before it crosses.
 import { initSync, WasmTracker } from "./agui_tool_calls.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 import { SnapshotBuilder } from "./snapshot.js";
+import {
+  TrackerFreedError,
+  TrackerTrappedError,
+  crossing,
+  jsonText,
+  checkOptions,
+  checkRunInput,
+  checkContent,
+  kind,
+  requireString,
+  optionalString,
+  pieces,
+} from "./arguments.js";
+
+export { TrackerFreedError, TrackerTrappedError };
 
 // The module is embedded, so importing this file is all it takes in Node, a
 // browser page, a worker or a bundler: by the time `import` resolves, the
@@ -30,99 +46,196 @@ export class ToolCallStreamError extends Error {
  * streams, read immutable snapshots back.
  */
 export class ToolCallTracker {
+  /** The wasm tracker; `null` once freed or trapped. */
   #core;
+  /** The trap that killed the core, if one did. */
+  #trap = null;
   #builder = new SnapshotBuilder();
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
   #carry = "";
 
   constructor(options = {}) {
-    this.#core = new WasmTracker(JSON.stringify(options));
+    const text = checkOptions(options);
+    try {
+      this.#core = new WasmTracker(text);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw new TrackerTrappedError("constructor", error);
+      throw new TypeError(`ToolCallTracker options: ${error.message}`);
+    }
   }
 
   /** Reads one AG-UI event object. */
   push(event) {
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
-    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"));
+    this.#live("push");
+    const text = jsonText(event, "push(event)") ?? "null";
+    crossing(text, "push(event)");
+    return this.#pushed("push", (core) => core.pushJson(text));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
-    return this.#pushed(this.#core.pushJson(String(text)));
+    this.#live("pushJson");
+    requireString(text, "pushJson(text): text");
+    return this.#pushed("pushJson", (core) => core.pushJson(text));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
-    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)));
+    this.#live("pushSse");
+    if (typeof chunk !== "string") {
+      const bytes = toBytes(chunk);
+      return this.#pushed("pushSse", (core) => pieces(bytes).map((piece) => core.pushSseBytes(piece)));
+    }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
     let text = this.#carry + chunk;
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed(this.#core.pushSseText(text));
+    return this.#pushed("pushSse", (core) => pieces(text).map((piece) => core.pushSseText(piece)));
   }
 
-  /** The current snapshot (the identical object while nothing changes). */
+  /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
   snapshot() {
+    if (!this.#core && !this.#trap) throw new TrackerFreedError("snapshot");
     return this.#builder.snapshot;
   }
 
   /** Calls `listener` with every new snapshot; returns the unsubscribe function. */
   subscribe(listener) {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#live("subscribe");
+    if (typeof listener !== "function") throw new TypeError(`subscribe(listener): listener must be a function (got ${kind(listener)})`);
+    // An entry per subscription: one function subscribed twice is two.
+    const entry = { listener };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
   }
 
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
-    this.#applied(this.#core.startRun(JSON.stringify(input)));
+    this.#live("startRun");
+    const text = checkRunInput(input);
+    this.#operation("startRun", (core) => core.startRun(text));
   }
 
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
-    return this.#applied(this.#core.approve(String(toolCallId)));
+    const id = this.#callId("approve", toolCallId);
+    return this.#operation("approve", (core) => core.approve(id));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
-    return this.#applied(this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
+    const id = this.#callId("decline", toolCallId);
+    const why = optionalString(reason, "decline(toolCallId, reason): reason");
+    return this.#operation("decline", (core) => core.decline(id, why, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
-    return this.#applied(this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
+    const id = this.#callId("answer", toolCallId);
+    const text = checkContent(content, "answer(toolCallId, content): content");
+    return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
   }
 
   /** Answers a completed call with a failure. */
   fail(toolCallId, error, content) {
-    return this.#applied(this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
+    const id = this.#callId("fail", toolCallId);
+    const message = requireString(error, "fail(toolCallId, error): error");
+    const text = content == null ? undefined : checkContent(content, "fail(toolCallId, error, content): content");
+    return this.#operation("fail", (core) => core.fail(id, message, text, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
   toolMessages() {
-    return JSON.parse(this.#core.toolMessages());
+    return JSON.parse(this.#call("toolMessages", (core) => core.toolMessages()));
   }
 
-  /** Releases the wasm memory; the tracker is unusable afterwards. */
+  /** Releases the wasm memory; the tracker is unusable afterwards. Harmless when repeated. */
   free() {
     this.#listeners.clear();
-    this.#core.free();
+    const core = this.#core;
+    this.#core = null;
+    if (core) release(core);
   }
 
-  #pushed(record) {
-    const snapshot = this.#applied(record);
+  /** The core, or the error that says why there is none. */
+  #live(method) {
+    if (this.#core) return this.#core;
+    throw this.#trap ? new TrackerTrappedError(method, this.#trap) : new TrackerFreedError(method);
+  }
+
+  #callId(method, toolCallId) {
+    this.#live(method);
+    return requireString(toolCallId, `${method}(toolCallId): toolCallId`);
+  }
+
+  /** Runs `fn` on the core. After a trap (out of memory, a bug) the core's state is unknown: it is dropped. */
+  #call(method, fn) {
+    const core = this.#live(method);
+    try {
+      return fn(core);
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      this.#trap = error;
+      this.#core = null;
+      this.#listeners.clear();
+      release(core);
+      throw new TrackerTrappedError(method, error);
+    }
+  }
+
+  /** Reads input: one record, or one per piece of a long chunk. */
+  #pushed(method, fn) {
+    const before = this.#builder.snapshot;
+    const records = this.#call(method, fn);
+    for (const record of Array.isArray(records) ? records : [records]) this.#builder.apply(JSON.parse(record));
+    const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
 
-  #applied(record) {
+  /** An application operation: refused whole (an `Error` naming why) or applied whole. */
+  #operation(method, fn) {
     const before = this.#builder.snapshot;
-    const snapshot = this.#builder.apply(JSON.parse(record));
-    if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);
+    this.#builder.apply(JSON.parse(this.#call(method, fn)));
+    return this.#notify(before);
+  }
+
+  /**
+   * Tells the listeners, after the operation is done: one that throws is
+   * reported and the others still hear. One that changes the tracker has
+   * the newer snapshot told to all, so the rest of this (stale) round stops.
+   */
+  #notify(before) {
+    const snapshot = this.#builder.snapshot;
+    if (snapshot === before) return snapshot;
+    for (const entry of [...this.#listeners]) {
+      if (this.#builder.snapshot !== snapshot) break;
+      if (!this.#listeners.has(entry)) continue;
+      try {
+        entry.listener(snapshot);
+      } catch (error) {
+        reportListenerError(error);
+      }
+    }
     return snapshot;
   }
+}
+
+/** Frees a wasm tracker; one that trapped mid-call may refuse (the glue has unregistered it already). */
+function release(core) {
+  try {
+    core.free();
+  } catch {}
+}
+
+function reportListenerError(error) {
+  if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+  else console.error("agui-tool-calls: a subscribe listener threw", error);
 }
 
 /** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
@@ -136,8 +249,13 @@ function newMessageId() {
 }
 
 function toBytes(chunk) {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  throw new TypeError("pushSse takes a string or a Uint8Array");
+  // `instanceof` runs a Proxy's getPrototypeOf trap, which may throw anything.
+  try {
+    if (chunk instanceof Uint8Array) return chunk;
+    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  } catch (error) {
+    throw new TypeError(`pushSse(chunk): chunk cannot be read as bytes: ${error?.message ?? String(error)}`, { cause: error });
+  }
+  throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
 }

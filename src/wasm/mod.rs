@@ -108,15 +108,22 @@ impl WasmTracker {
         self.applied(|t| t.answer(id, content, message_id))
     }
 
-    /// Answers a completed call with a failure.
+    /// Answers a completed call with a failure; `content_json`, when given,
+    /// is a string or content parts, as JSON.
     pub fn fail(
         &mut self,
         id: &str,
         error: &str,
-        content: Option<String>,
+        content_json: Option<String>,
         message_id: &str,
     ) -> Result<String, JsError> {
-        let content = content.map(serde_json::Value::String);
+        let content = match content_json {
+            Some(json) => Some(
+                serde_json::from_str(&json)
+                    .map_err(|e| JsError::new(&format!("fail content is not JSON: {e}")))?,
+            ),
+            None => None,
+        };
         self.applied(|t| t.fail(id, error, content, message_id))
     }
 
