@@ -173,6 +173,42 @@ export declare class TrackerTrappedError extends Error {
   constructor(method: string, cause: WebAssembly.RuntimeError);
 }
 
+/** Why the tracker refused an application operation. */
+export type RefusalKind =
+  | "unknownCall"
+  | "open"
+  | "abandoned"
+  | "answered"
+  | "declined"
+  | "notTheApplications"
+  | "approvalRequired"
+  | "messageIdInUse"
+  | "invalidContent"
+  | "unanswered"
+  | "malformedInput"
+  | "runActive"
+  | "stopped"
+  | "limit";
+
+/** A call a run input leaves unanswered. */
+export interface UnansweredCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The application answered it, but the input does not carry the answer. */
+  readonly answerLeftOut: boolean;
+}
+
+/** Thrown by `approve`, `decline`, `answer`, `fail` and `startRun` when the tracker refuses; nothing changed. */
+export declare class ToolCallRefusedError extends Error {
+  readonly name: "ToolCallRefusedError";
+  readonly kind: RefusalKind;
+  /** The call operated on, or each call a run input leaves unanswered. */
+  readonly toolCallIds: readonly string[];
+  /** With kind `unanswered`: each call the input leaves unanswered. */
+  readonly unanswered: readonly UnansweredCall[];
+  constructor(record: { kind: RefusalKind; message: string; toolCallIds: string[]; unanswered?: UnansweredCall[] });
+}
+
 /**
  * The tool-call state of one AG-UI thread. Every argument is checked
  * before it reaches the wasm module: a value of the wrong type is refused
@@ -199,7 +235,7 @@ export declare class ToolCallTracker {
   subscribe(listener: (snapshot: Snapshot) => void): () => void;
   /**
    * Advertises the input's tools and checks that it answers every pending
-   * call; throws naming each unanswered call, or a `TypeError` naming the
+   * call; throws a `ToolCallRefusedError` naming each unanswered call, or a `TypeError` naming the
    * field that does not fit `RunAgentInput`.
    */
   startRun(input: RunAgentInput): void;

@@ -42,6 +42,20 @@ export class ToolCallStreamError extends Error {
 }
 
 /**
+ * Thrown by the application's operations (`approve`, `decline`, `answer`,
+ * `fail`, `startRun`) when the tracker refuses one; nothing changed.
+ */
+export class ToolCallRefusedError extends Error {
+  constructor({ kind, message, toolCallIds, unanswered = [] }) {
+    super(message);
+    this.name = "ToolCallRefusedError";
+    this.kind = kind;
+    this.toolCallIds = Object.freeze(toolCallIds);
+    this.unanswered = Object.freeze(unanswered.map((u) => Object.freeze(u)));
+  }
+}
+
+/**
  * The tool-call state of one AG-UI thread: feed it the events an agent
  * streams, read immutable snapshots back.
  */
@@ -137,7 +151,7 @@ export class ToolCallTracker {
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
     const id = this.#callId("answer", toolCallId);
-    const text = checkContent(content, "answer(toolCallId, content): content");
+    const text = this.#content(id, content, "answer(toolCallId, content): content");
     return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
   }
 
@@ -145,7 +159,7 @@ export class ToolCallTracker {
   fail(toolCallId, error, content) {
     const id = this.#callId("fail", toolCallId);
     const message = requireString(error, "fail(toolCallId, error): error");
-    const text = content == null ? undefined : checkContent(content, "fail(toolCallId, error, content): content");
+    const text = content == null ? undefined : this.#content(id, content, "fail(toolCallId, error, content): content");
     return this.#operation("fail", (core) => core.fail(id, message, text, newMessageId()));
   }
 
@@ -166,6 +180,16 @@ export class ToolCallTracker {
   #live(method) {
     if (this.#core) return this.#core;
     throw this.#trap ? new TrackerTrappedError(method, this.#trap) : new TrackerFreedError(method);
+  }
+
+  /** Content as JSON; content that is not a string or content parts is the call's `invalidContent` refusal. */
+  #content(id, content, name) {
+    try {
+      return checkContent(content, name);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      throw new ToolCallRefusedError({ kind: "invalidContent", message: error.message, toolCallIds: [id] });
+    }
   }
 
   #callId(method, toolCallId) {
@@ -198,10 +222,17 @@ export class ToolCallTracker {
     return snapshot;
   }
 
-  /** An application operation: refused whole (an `Error` naming why) or applied whole. */
+  /** An application operation: refused whole (a `ToolCallRefusedError`) or applied whole. */
   #operation(method, fn) {
     const before = this.#builder.snapshot;
-    this.#builder.apply(JSON.parse(this.#call(method, fn)));
+    let record;
+    try {
+      record = this.#call(method, fn);
+    } catch (thrown) {
+      // The binding throws a refusal as JSON text, anything else as an Error.
+      throw typeof thrown === "string" ? new ToolCallRefusedError(JSON.parse(thrown)) : thrown;
+    }
+    this.#builder.apply(JSON.parse(record));
     return this.#notify(before);
   }
 

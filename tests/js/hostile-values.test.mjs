@@ -4,7 +4,7 @@
 // works on afterwards. Also: after free(), and after a trap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker, ToolCallStreamError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
+import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
 import { runStarted, runFinished, call, sse } from "./support/events.mjs";
 
@@ -90,7 +90,8 @@ function documented(error) {
   if (error instanceof WebAssembly.RuntimeError || error?.cause instanceof WebAssembly.RuntimeError) return false;
   if (error instanceof TypeError || error instanceof RangeError || error instanceof ToolCallStreamError) return true;
   // The core's refusal of an operation on a call (say, answering one not pending).
-  return error?.constructor === Error && /call|pending|input|answered|approv|not JSON/i.test(error.message);
+  if (error instanceof ToolCallRefusedError) return true;
+  return error?.constructor === Error && /not JSON/.test(error.message);
 }
 
 /** The tracker still crosses into wasm and answers. */
@@ -98,7 +99,7 @@ function stillWorks(t) {
   assert.ok(Object.isFrozen(t.snapshot()));
   assert.doesNotThrow(() => t.pushSse(": probe\n"));
   assert.ok(Array.isArray(t.toolMessages()));
-  assert.throws(() => t.approve("no-such-call"), (e) => e.constructor === Error && /no-such-call/.test(e.message));
+  assert.throws(() => t.approve("no-such-call"), (e) => e instanceof ToolCallRefusedError && e.kind === "unknownCall");
 }
 
 test("every argument of every method refuses hostile values cleanly and the tracker works on", () => {
@@ -128,11 +129,12 @@ test("every argument of every method refuses hostile values cleanly and the trac
   assert.ok(cases > 300);
 });
 
-test("the values of the report: decline(id, Error), decline(id, 42), fail(id, e, 42) are TypeErrors", () => {
+test("the values of the report: decline(id, Error), decline(id, 42) are TypeErrors, fail(id, e, 42) an invalidContent refusal", () => {
   const t = ready();
   assert.throws(() => t.decline("c1", new Error("x")), { name: "TypeError", message: /decline\(toolCallId, reason\): reason must be a string \(got object\)/ });
   assert.throws(() => t.decline("c1", 42), { name: "TypeError", message: /reason must be a string \(got number\)/ });
-  assert.throws(() => t.fail("c1", "e", 42), { name: "TypeError", message: /content must be a string or an array of content parts \(got number\)/ });
+  assert.throws(() => t.fail("c1", "e", 42), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /fail\(toolCallId, error, content\): content must be a string or an array of content parts \(got number\)/.test(e.message));
+  assert.throws(() => t.answer("c1", [{ toJSON: boom }]), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /cannot be serialised as JSON: boom/.test(e.message));
   assert.throws(() => t.approve(7), { name: "TypeError", message: /approve\(toolCallId\): toolCallId must be a string/ });
   assert.throws(() => t.pushJson(42), { name: "TypeError", message: /pushJson\(text\): text must be a string/ });
   assert.throws(() => t.subscribe("x"), { name: "TypeError", message: /listener must be a function/ });

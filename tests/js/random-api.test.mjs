@@ -7,7 +7,7 @@
 // call keeps its identical object).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker, ToolCallStreamError, TrackerTrappedError } from "../../pkg/index.js";
+import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerTrappedError } from "../../pkg/index.js";
 
 /** mulberry32: a small seeded PRNG. */
 function prng(seed) {
@@ -129,7 +129,7 @@ function walk(seed, steps) {
     }
     assert.ok(!(error instanceof WebAssembly.RuntimeError) && !(error instanceof TrackerTrappedError), `${where}: ${error}`);
     if (error !== undefined) {
-      const known = error instanceof ToolCallStreamError || error instanceof TypeError || error instanceof RangeError || error?.constructor === Error;
+      const known = error instanceof ToolCallStreamError || error instanceof ToolCallRefusedError || error instanceof TypeError || error instanceof RangeError || (error?.constructor === Error && /not JSON/.test(error.message));
       assert.ok(known, `${where}: unexpected ${error?.name}: ${error?.message}`);
       if (error instanceof ToolCallStreamError) seen.fatal++;
       else if (error instanceof TypeError) seen.typeErrors++;
