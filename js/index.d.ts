@@ -127,6 +127,8 @@ export interface RunState {
   readonly outcome?:
     | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
     | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] };
+  /** `RUN_FINISHED.result`, as given (opaque). */
+  readonly result?: unknown;
   /** The message of `RUN_ERROR`. */
   readonly error?: string;
 }

@@ -5,10 +5,9 @@ use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
-use crate::events::{Message, Outcome, Tool};
+use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
@@ -103,8 +102,14 @@ impl Tracker {
 
     fn close_call(&mut self, i: usize, status: CallStatus) {
         self.open.remove(&i);
+        // The event being applied was counted already.
+        let closing_event = self.events_seen.checked_sub(1);
         let call = &mut self.calls[i];
+        if call.args_error.is_none() {
+            call.args.close();
+        }
         call.status = status;
+        call.closed_at = closing_event;
         call.lane = None;
         self.touch(i);
     }
@@ -178,12 +183,13 @@ impl Tracker {
     }
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
-    fn append_args(&mut self, index: usize, i: usize, delta: &str) {
+    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
             return;
         }
-        if let Err(e) = call.args.push(delta) {
+        let before = call.args.text().len();
+        if let Err(e) = call.args.push_delta(delta) {
             let message = format!(
                 "event {index}: arguments of call {}: {}",
                 quoted(&call.id),
@@ -194,7 +200,12 @@ impl Tracker {
             self.violations.record(v);
             return self.touch(i);
         }
-        self.touch_text(i);
+        // A delta that adds no text (empty, or a high surrogate held until
+        // its pair arrives) changes nothing a snapshot shows: the call keeps
+        // its identical object (rule N1).
+        if self.calls[i].args.text().len() != before {
+            self.touch_text(i);
+        }
     }
 
     pub(crate) fn attach_result(
@@ -238,7 +249,7 @@ impl Tracker {
     }
 
     /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
-    fn finish_run(&mut self, index: usize, result: Option<Value>, outcome: Option<Outcome>) {
+    fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         mine.sort_unstable();
         mine.dedup();
@@ -371,7 +382,7 @@ impl Tracker {
         &mut self,
         tool_call_id: String,
         message_id: String,
-        content: Option<Value>,
+        content: Option<Opaque>,
         error: Option<String>,
         owner: Option<String>,
     ) {
@@ -387,7 +398,7 @@ impl Tracker {
         }
         let result = ToolResult {
             message_id,
-            content: content.unwrap_or(Value::Null),
+            content: content.unwrap_or_else(Opaque::null),
             error,
             owner,
             source: ResultSource::History,

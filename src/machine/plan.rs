@@ -5,10 +5,9 @@
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
-use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// Which call an operation acts on.
@@ -41,7 +40,7 @@ pub(crate) enum Op<'a> {
     ClearTextLane(LaneKey),
     ClearAllLanes,
     Start(Start),
-    Args(CallRef, Text<'a>),
+    Args(CallRef, JsonStr<'a>),
     Result {
         call: Option<usize>,
         tool_call_id: String,
@@ -55,7 +54,7 @@ pub(crate) enum Op<'a> {
         parent_run_id: Option<String>,
     },
     RunFinished {
-        result: Option<Value>,
+        result: Option<Opaque>,
         outcome: Option<Outcome>,
     },
     RunError {

@@ -1,7 +1,7 @@
 //! What the tracker knows: calls, their results, and the run.
 
 use crate::args::{ArgsError, ArgsReader, Partial};
-use crate::events::Outcome;
+use crate::events::{Opaque, Outcome};
 use serde_json::Value;
 
 /// Where a call stands.
@@ -44,8 +44,8 @@ pub enum ResultSource {
 pub struct ToolResult {
     /// The tool message's id.
     pub message_id: String,
-    /// A string or an array of content parts, kept as opaque data.
-    pub content: Value,
+    /// A string or an array of content parts, kept as given (opaque).
+    pub content: Opaque,
     pub error: Option<String>,
     /// The subagent the result is attributed to (rule A7), unchecked.
     pub owner: Option<String>,
@@ -111,6 +111,10 @@ pub struct ToolCall {
     pub consent: Consent,
     /// Whether the arguments satisfy the tool's schema (rules S1, S2).
     pub validation: super::Validation,
+    /// The index of the event that last closed the call (end, chunk lane
+    /// change, run end or error), so a report can place what its arguments
+    /// turned out to be; `None` while open or when known from history.
+    pub closed_at: Option<usize>,
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
@@ -139,6 +143,7 @@ impl ToolCall {
             from_history: false,
             consent: Consent::Unrequested,
             validation: super::Validation::Unvalidated,
+            closed_at: None,
             args,
             args_error: None,
             arguments: None,
@@ -204,7 +209,8 @@ pub struct RunState {
     pub run_id: Option<String>,
     pub parent_run_id: Option<String>,
     pub outcome: Option<Outcome>,
-    pub result: Option<Value>,
+    /// `RUN_FINISHED.result`, kept as given (opaque).
+    pub result: Option<Opaque>,
     /// `RUN_ERROR`'s message and code.
     pub error: Option<(String, Option<String>)>,
     /// How many runs have started.

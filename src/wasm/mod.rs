@@ -9,6 +9,7 @@ mod options;
 mod records;
 mod regexp;
 
+use crate::events::to_json;
 use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, RefusalRecord, SummaryRecord};
@@ -77,7 +78,30 @@ impl WasmTracker {
     /// The whole state, without argument text or values (see
     /// `SummaryRecord`), as JSON.
     pub fn summary(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
+        to_json(&SummaryRecord::new(&self.tracker, true))
+    }
+
+    /// The summary with `violations` left empty: a report reads them in
+    /// pages with [`WasmTracker::violations_json`], so millions of warnings
+    /// never become one string.
+    #[wasm_bindgen(js_name = summaryWithoutViolations)]
+    pub fn summary_without_violations(&self) -> String {
+        to_json(&SummaryRecord::new(&self.tracker, false))
+    }
+
+    /// How many violations the tracker holds.
+    #[wasm_bindgen(js_name = violationCount)]
+    pub fn violation_count(&self) -> usize {
+        self.tracker.violations().len()
+    }
+
+    /// The violations `from..to` (clamped to those held), as a JSON array.
+    #[wasm_bindgen(js_name = violationsJson)]
+    pub fn violations_json(&self, from: usize, to: usize) -> String {
+        let all = self.tracker.violations();
+        let to = to.min(all.len());
+        let from = from.min(to);
+        to_json(&all[from..to])
     }
 
     /// Records the user's approval of a completed call (rule S3).
@@ -103,7 +127,8 @@ impl WasmTracker {
         content_json: &str,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = serde_json::from_str(content_json).map_err(|e| {
+        // Kept as given: only the syntax is checked, at any depth.
+        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
             JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
         })?;
         self.applied(|t| t.answer(id, content, message_id))
@@ -118,8 +143,9 @@ impl WasmTracker {
         content_json: Option<String>,
         message_id: &str,
     ) -> Result<String, JsValue> {
+        // Kept as given, like `answer`'s: only the syntax is checked.
         let content = match content_json {
-            Some(json) => Some(serde_json::from_str(&json).map_err(|e| {
+            Some(json) => Some(crate::events::Opaque::from_json(&json).map_err(|e| {
                 JsValue::from(JsError::new(&format!("fail content is not JSON: {e}")))
             })?),
             None => None,
@@ -137,7 +163,7 @@ impl WasmTracker {
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
-        serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
+        to_json(&self.tracker.tool_messages())
     }
 
     /// What changed since the last record: a `ChangeRecord`, or for a delta
@@ -150,9 +176,8 @@ impl WasmTracker {
             return record;
         }
         let record = ChangeRecord::new(&self.tracker, &changes);
-        // Serialising plain records of strings, numbers and JSON values
-        // cannot fail; an empty string would make the JS layer throw.
-        serde_json::to_string(&record).unwrap_or_default()
+        // Opaque payloads inside are written as given (`to_json`).
+        to_json(&record)
     }
 }
 
@@ -165,7 +190,7 @@ impl WasmTracker {
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
     ) -> Result<String, JsValue> {
         operation(&mut self.tracker).map_err(|e| {
-            let record = serde_json::to_string(&RefusalRecord::new(&e)).unwrap_or_default();
+            let record = to_json(&RefusalRecord::new(&e));
             JsValue::from_str(&record)
         })?;
         Ok(self.take_changes())

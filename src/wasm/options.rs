@@ -12,7 +12,11 @@ type Fields = Map<String, Value>;
 
 /// Reads the constructor's options; the error names what is wrong.
 pub fn parse_options(json: &str) -> Result<Options, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("invalid options: {e}"))?;
+    // Strings as `JSON.parse` reads them: a lone surrogate is not refused.
+    let value = crate::events::json::Raw::checked(json)
+        .map_err(|e| e.to_string())
+        .and_then(crate::events::json::value)
+        .map_err(|e| format!("invalid options: {e}"))?;
     options(value).map_err(|e| format!("invalid options: {e}"))
 }
 
