@@ -1,21 +1,61 @@
-/** An AG-UI tool the application advertises (`RunAgentInput.tools`). */
+/** An AG-UI tool the application advertises (`RunAgentInput.tools`); `Tool` of @ag-ui/core, both ways. */
 export interface Tool {
   name: string;
-  description?: string;
+  description: string;
   /** The tool's parameters, as a JSON Schema (2020-12 or draft-07). */
-  parameters?: unknown;
+  parameters?: any;
+  metadata?: Record<string, any>;
 }
 
-/** A content part of a tool result or answer (opaque to the tracker). */
-export type ContentPart = { type: string; [key: string]: unknown };
+/** A tool as the options take it: the description may be left out. */
+export type ToolOption = Omit<Tool, "description"> & { description?: string };
 
-/** The tool message an answer becomes, for the next run's `messages`. */
+/** Where a media part's content is: inline (base64), at a URL, or a provider's file. */
+export type PartSource =
+  | { type: "data"; value: string; mimeType: string }
+  | { type: "url"; value: string; mimeType?: string }
+  | { type: "file"; value: string; provider?: string; mimeType?: string };
+
+/** A content part of a tool result or answer, as @ag-ui/core 1.0 defines them (opaque to the tracker). */
+export type ContentPart =
+  | { type: "text"; id?: string; text: string; metadata?: any }
+  | { type: "image" | "audio" | "video" | "document"; id?: string; source: PartSource; metadata?: any };
+
+/** The tool message an answer becomes, for the next run's `messages` (a `ToolMessage` of @ag-ui/core). */
 export interface ToolMessage {
   id: string;
   role: "tool";
   toolCallId: string;
   content: string | ContentPart[];
   error?: string;
+  subagentRunId?: string;
+}
+
+/** A call as an assistant message's `toolCalls` holds it. */
+export interface FunctionToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** An assistant message `nextRun` makes up for calls whose message the input lacks. */
+export interface AssistantMessage {
+  id: string;
+  role: "assistant";
+  content?: string;
+  toolCalls?: FunctionToolCall[];
+  subagentRunId?: string;
+}
+
+/** What `nextRun` returns: the input, its messages completed with assistant and tool messages. */
+export type NextRunInput<I extends RunAgentInput> = Omit<I, "messages"> & {
+  messages: Array<I["messages"][number] | AssistantMessage | ToolMessage>;
+};
+
+/** An event as `onEvent` receives it: a plain object, as sent. */
+export interface AgUiEvent {
+  type: string;
+  [key: string]: unknown;
 }
 
 /** The parts of a `RunAgentInput` the tracker reads; other fields pass through. */
@@ -24,14 +64,16 @@ export interface RunAgentInput {
   runId: string;
   parentRunId?: string;
   messages: Array<{ id: string; role: string; [key: string]: unknown }>;
-  tools?: Tool[];
+  tools?: ToolOption[];
   context?: Array<{ [key: string]: unknown }>;
   [key: string]: unknown;
 }
 
 export interface TrackerOptions {
   /** Advertised frontend tools (rule F1). */
-  tools?: Tool[];
+  tools?: ToolOption[];
+  /** Called with every event read (tracked or not: text, state, custom), in order, once applied; not with one a fatal rule refused. */
+  onEvent?: (event: AgUiEvent) => void;
   /** Tool names that must be approved before they may be answered (rule S3). */
   requireApproval?: string[];
   /** A stream fragment: no `RUN_STARTED` required first (rule L1). */
@@ -121,7 +163,8 @@ export interface ToolCallState {
 }
 
 export interface RunState {
-  readonly status: "idle" | "running" | "finished" | "interrupted" | "errored";
+  /** `aborted`: ended by `abortRun` (the user stopped, the stream went away). */
+  readonly status: "idle" | "running" | "finished" | "interrupted" | "errored" | "aborted";
   readonly threadId?: string;
   readonly runId?: string;
   readonly outcome?:
@@ -129,7 +172,7 @@ export interface RunState {
     | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] };
   /** `RUN_FINISHED.result`, as given (opaque). */
   readonly result?: unknown;
-  /** The message of `RUN_ERROR`. */
+  /** The message of `RUN_ERROR`, or the reason given to `abortRun`. */
   readonly error?: string;
 }
 
@@ -241,6 +284,16 @@ export declare class ToolCallTracker {
    * field that does not fit `RunAgentInput`.
    */
   startRun(input: RunAgentInput): void;
+  /**
+   * The input to send for the next run: `input` with its messages completed
+   * (every completed call in its assistant message's `toolCalls`, each
+   * followed at once by its one tool message), other fields passed through;
+   * the run is declared as by `startRun`. A pending call left unanswered
+   * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
+   */
+  nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
+  /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
+  abortRun(reason?: string): Snapshot;
   approve(toolCallId: string): Snapshot;
   decline(toolCallId: string, reason?: string | null): Snapshot;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot;

@@ -1,23 +1,10 @@
 // The public face of the package: the ToolCallTracker class over the wasm
-// core. Every argument is checked in ./arguments.js before it crosses.
+// core, and the checks every argument passes before it crosses (below).
 import { initSync, WasmTracker } from "./agui_tool_calls.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 import { SnapshotBuilder } from "./snapshot.js";
-import {
-  TrackerFreedError,
-  TrackerTrappedError,
-  crossing,
-  jsonText,
-  checkOptions,
-  checkRunInput,
-  checkContent,
-  kind,
-  requireString,
-  optionalString,
-  pieces,
-} from "./arguments.js";
 
-export { TrackerFreedError, TrackerTrappedError };
+import { completeHistory } from "./next-run.js";
 
 // The module is embedded, so importing this file is all it takes in Node, a
 // browser page, a worker or a bundler: by the time `import` resolves, the
@@ -68,15 +55,22 @@ export class ToolCallTracker {
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
   #carry = "";
+  /** The `onEvent` option; without it no event is copied or parsed for it. */
+  #onEvent;
 
   constructor(options = {}) {
+    // Read whole first (a throwing getter or Proxy trap is a TypeError
+    // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);
+    const onEvent = options?.onEvent;
+    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError(`options.onEvent must be a function (got ${kind(onEvent)})`);
     try {
-      this.#core = new WasmTracker(text);
+      this.#core = new WasmTracker(text, !!onEvent);
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) throw new TrackerTrappedError("constructor", error);
       throw new TypeError(`ToolCallTracker options: ${error.message}`);
     }
+    this.#onEvent = onEvent;
   }
 
   /** Reads one AG-UI event object. */
@@ -86,22 +80,23 @@ export class ToolCallTracker {
     this.#live("push");
     const text = jsonText(event, "push(event)") ?? "null";
     crossing(text, "push(event)");
-    return this.#pushed("push", (core) => core.pushJson(text));
+    return this.#pushed("push", (core) => core.pushJson(text), this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
     this.#live("pushJson");
     requireString(text, "pushJson(text): text");
-    return this.#pushed("pushJson", (core) => core.pushJson(text));
+    return this.#pushed("pushJson", (core) => core.pushJson(text), this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
     this.#live("pushSse");
+    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
-      return this.#pushed("pushSse", (core) => pieces(bytes).map((piece) => core.pushSseBytes(piece)));
+      return this.#pushed("pushSse", (core) => pieces(bytes).map((piece) => core.pushSseBytes(piece)), events);
     }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
@@ -109,7 +104,7 @@ export class ToolCallTracker {
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed("pushSse", (core) => pieces(text).map((piece) => core.pushSseText(piece)));
+    return this.#pushed("pushSse", (core) => pieces(text).map((piece) => core.pushSseText(piece)), events);
   }
 
   /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
@@ -133,6 +128,32 @@ export class ToolCallTracker {
     this.#live("startRun");
     const text = checkRunInput(input);
     this.#operation("startRun", (core) => core.startRun(text));
+  }
+
+  /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
+  nextRun(input) {
+    this.#live("nextRun");
+    if (kind(input) !== "object") throw new TypeError(`nextRun(input): input must be an object (got ${kind(input)})`);
+    let messages, ids, next;
+    try {
+      messages = input.messages ?? [];
+      if (kind(messages) === "an array") ids = messages.map((m) => String(m?.id)).join("\0");
+      next = { ...input };
+    } catch (error) {
+      throw new TypeError(`nextRun(input): input cannot be read: ${error?.message ?? error}`, { cause: error });
+    }
+    if (ids === undefined) throw new TypeError(`nextRun(input): input.messages must be an array (got ${kind(messages)})`);
+    const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
+    next.messages = completeHistory(messages, this.snapshot().calls, at);
+    this.startRun(next); // refuses, naming them, calls left unanswered
+    return next;
+  }
+
+  /** Ends the active run locally: status `aborted`, open calls abandoned. */
+  abortRun(reason) {
+    this.#live("abortRun");
+    const why = optionalString(reason, "abortRun(reason): reason");
+    return this.#operation("abortRun", (core) => core.abortRun(why));
   }
 
   /** Records the user's approval of a completed call. */
@@ -212,14 +233,20 @@ export class ToolCallTracker {
     }
   }
 
-  /** Reads input: one record, or one per piece of a long chunk. */
-  #pushed(method, fn) {
+  /** Reads input: one record, or one per piece of a long chunk; `events()`, when given, lists the events read for `onEvent`. */
+  #pushed(method, fn, events) {
     const before = this.#builder.snapshot;
     const records = this.#call(method, fn);
     for (const record of Array.isArray(records) ? records : [records]) this.#builder.apply(JSON.parse(record));
+    if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
+  }
+
+  /** A pushed event was read unless the stream stopped. */
+  #accepted(event) {
+    return this.#builder.snapshot.fatal ? [] : [event];
   }
 
   /** An application operation: refused whole (a `ToolCallRefusedError`) or applied whole. */
@@ -236,6 +263,15 @@ export class ToolCallTracker {
     return this.#notify(before);
   }
 
+  /** Runs the application's callback (a listener, `onEvent`): what it throws is reported, the tracker goes on. */
+  #report(callback) {
+    try {
+      callback();
+    } catch (error) {
+      reportCallbackError(error);
+    }
+  }
+
   /**
    * Tells the listeners, after the operation is done: one that throws is
    * reported and the others still hear. One that changes the tracker has
@@ -247,11 +283,7 @@ export class ToolCallTracker {
     for (const entry of [...this.#listeners]) {
       if (this.#builder.snapshot !== snapshot) break;
       if (!this.#listeners.has(entry)) continue;
-      try {
-        entry.listener(snapshot);
-      } catch (error) {
-        reportListenerError(error);
-      }
+      this.#report(() => entry.listener(snapshot));
     }
     return snapshot;
   }
@@ -264,9 +296,9 @@ function release(core) {
   } catch {}
 }
 
-function reportListenerError(error) {
+function reportCallbackError(error) {
   if (typeof globalThis.reportError === "function") globalThis.reportError(error);
-  else console.error("agui-tool-calls: a subscribe listener threw", error);
+  else console.error(error);
 }
 
 /** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
@@ -289,4 +321,121 @@ function toBytes(chunk) {
     throw new TypeError(`pushSse(chunk): chunk cannot be read as bytes: ${error?.message ?? String(error)}`, { cause: error });
   }
   throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
+}
+
+// The application's arguments, checked before they cross into wasm: the
+// glue trusts its types (a number where it expects a string reads arbitrary
+// memory, a trap). Only strings and bytes cross; objects become JSON here,
+// and checks read the plain value that JSON spells, so getters, `toJSON`
+// and Proxy traps run once, inside `jsonText`'s `try`.
+
+/** The longest string (UTF-16 units) or byte array one call moves into wasm: 32 Mi. */
+const MAX_CROSSING = 2 ** 25;
+
+/** Thrown by every method of a tracker after `free()`. */
+export class TrackerFreedError extends Error {
+  constructor(method) {
+    super(`ToolCallTracker.${method}(): the tracker was freed`);
+    this.name = "TrackerFreedError";
+  }
+}
+
+/** The wasm module trapped (`cause`): this tracker is unusable, its last snapshot readable. */
+export class TrackerTrappedError extends Error {
+  constructor(method, cause) {
+    super(`ToolCallTracker.${method}(): the wasm module trapped (${cause.message}); this tracker is unusable`, { cause });
+    this.name = "TrackerTrappedError";
+  }
+}
+
+/** What a value is, for messages (`Array.isArray` throws on a revoked Proxy). */
+function kind(v) {
+  try {
+    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+  } catch {
+    return "a revoked Proxy";
+  }
+}
+const fail = (name, what, v) => {
+  throw new TypeError(`${name} must be ${what} (got ${kind(v)})`);
+};
+
+function crossing(value, name) {
+  if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);
+  return value;
+}
+
+const requireString = (v, name) => (typeof v === "string" ? crossing(v, name) : fail(name, "a string", v));
+const optionalString = (v, name) => (v == null ? undefined : requireString(v, name));
+
+/** A long chunk in pieces that may cross, never cut inside a surrogate pair. */
+function pieces(chunk) {
+  const out = [];
+  for (let i = 0; i < chunk.length || !out.length; ) {
+    let j = Math.min(i + MAX_CROSSING, chunk.length);
+    if (typeof chunk === "string" && j < chunk.length && (chunk.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
+    out.push(typeof chunk === "string" ? chunk.slice(i, j) : chunk.subarray(i, j));
+    i = j;
+  }
+  return out;
+}
+
+/** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */
+function jsonText(value, name, replacer) {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (error) {
+    throw new TypeError(`${name} cannot be serialised as JSON: ${error?.message ?? error}`, { cause: error });
+  }
+}
+
+/** JSON text of an object (or array, with `array`) and the plain value it spells. */
+function spelt(value, name, array, replacer) {
+  const wanted = array ? "an array" : "object";
+  if (kind(value) !== wanted) fail(name, array ? "an array" : "an object", value);
+  const text = jsonText(value, name, replacer);
+  if (text === undefined) fail(name, "JSON", text);
+  return [crossing(text, name), JSON.parse(text)];
+}
+
+/** A checker of an object's fields: `[key, check, required]`. */
+const shape = (fields) => (v, name) => {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) fail(name, "an object", v);
+  for (const [key, check, required] of fields) {
+    if (v[key] !== undefined) check(v[key], `${name}.${key}`);
+    else if (required) throw new TypeError(`${name}.${key} is missing`);
+  }
+};
+const list = (check) => (v, name) => (Array.isArray(v) ? v.forEach((x, i) => check(x, `${name}[${i}]`)) : fail(name, "an array", v));
+const str = (v, name) => void requireString(v, name);
+
+/** The constructor's options as JSON (the core names a field it refuses); NaN and Infinity are refused, not read as absent. */
+function checkOptions(options) {
+  const finite = (key, v) => (typeof v !== "number" || Number.isFinite(v) ? v : fail(`options.${key}`, "a finite number", v));
+  return options === undefined ? "{}" : spelt(options, "ToolCallTracker options", false, finite)[0];
+}
+
+const runInput = shape([
+  ["threadId", str, true],
+  ["runId", str, true],
+  ["parentRunId", str],
+  ["protocolVersion", str],
+  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
+  ["tools", list(shape([["name", str, true], ["description", str]]))],
+  ["context", list(shape([]))],
+  ["resume", list(shape([]))],
+]);
+
+/** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */
+function checkRunInput(input) {
+  const [text, plain] = spelt(input, "startRun(input)", false);
+  runInput(plain, "startRun(input): input");
+  return text;
+}
+
+/** Answer content as JSON: a string, or an array of content parts (kept as given: the parts are the core's to judge). */
+function checkContent(content, name) {
+  if (typeof content === "string") return JSON.stringify(crossing(content, name));
+  if (kind(content) !== "an array") fail(name, "a string or an array of content parts", content);
+  return spelt(content, name, true)[0];
 }

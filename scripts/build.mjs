@@ -2,7 +2,7 @@
 //   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt -Oz
 //   -> the wasm gzipped and embedded as base64 in an ES module -> the JS layer of js/
 //   and what pkg-template/ adds (package.json, README, LICENSE).
-import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -49,6 +49,24 @@ function glue() {
   return source.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
 }
 
+/**
+ * What a page downloads carries no comments: whole-line `//` comments and
+ * `/** ... *\/` blocks become empty lines (line numbers, so stack traces,
+ * still match js/), 3.6 KB gzip less. Only whole lines go, and only where no
+ * line can be inside a string: a file with a template literal or a string
+ * spanning lines is refused.
+ */
+function stripComments(file) {
+  const source = readFileSync(file, "utf8");
+  const spanning = source.split("\n").findIndex((line) => (line.match(/`/g) ?? []).length % 2 === 1 || line.endsWith("\\"));
+  if (spanning >= 0) throw new Error(`${file}:${spanning + 1}: a string spans lines; comments cannot be stripped safely`);
+  const blank = (text) => text.replace(/[^\n]/g, "");
+  const stripped = source
+    .replace(/^[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*$/gm, blank)
+    .replace(/^[ \t]*\/\/.*$/gm, "");
+  writeFileSync(file, stripped);
+}
+
 function assemble() {
   rmSync(pkg, { recursive: true, force: true });
   mkdirSync(pkg, { recursive: true });
@@ -84,34 +102,18 @@ function addJsLayer() {
   cpSync(path.join(root, "LICENSE"), path.join(pkg, "LICENSE"));
 }
 
-/**
- * The page modules as shipped: their whole-line comments (`//` lines and
- * comment blocks that start a line) left out, since every page downloads
- * them and the commented source is in the repository (the API's
- * documentation is in the `.d.ts` files and the README). Code lines are
- * kept as written: no line of these modules starts inside a template
- * literal, and the tests run against the stripped files.
- */
-function stripComments() {
-  for (const name of pageModules.filter((f) => f !== "wasm-bytes.js")) {
-    const file = path.join(pkg, name);
-    const out = [];
-    let block = false;
-    for (const line of readFileSync(file, "utf8").split("\n")) {
-      const t = line.trim();
-      if (!block && t.startsWith("/*")) block = true;
-      if (block) {
-        if (t.endsWith("*/")) block = false;
-        continue;
-      }
-      if (!t.startsWith("//")) out.push(line);
+/** Every entry point package.json exports (`.`, `./react`, `./ag-ui`) must ship. */
+function checkExports() {
+  const { exports } = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8"));
+  for (const [entry, target] of Object.entries(exports)) {
+    for (const file of typeof target === "string" ? [target] : Object.values(target)) {
+      if (!existsSync(path.join(pkg, file))) throw new Error(`package.json exports ${entry} as ${file}, which pkg/ lacks`);
     }
-    writeFileSync(file, out.join("\n"));
   }
 }
 
 /** What a page downloads: `index.js` and the modules it imports. */
-const pageModules = ["index.js", "arguments.js", "snapshot.js", "partial-value.js", `${crate}.js`, "wasm-bytes.js"];
+const pageModules = ["index.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`, "wasm-bytes.js"];
 /** The budget of the whole package as a page loads it (wasm + JS, gzip). */
 const budgetBytes = 120 * 1024;
 
@@ -131,7 +133,8 @@ export async function buildPackage() {
   compile();
   const wasm = assemble();
   addJsLayer(); // before the check: pkg/package.json makes its .js files ES modules
-  stripComments();
+  for (const name of pageModules) stripComments(path.join(pkg, name));
+  checkExports();
   await checkEmbedding(wasm);
   reportSizes();
 }

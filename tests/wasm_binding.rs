@@ -10,7 +10,7 @@ fn record(text: String) -> Value {
 }
 
 fn started() -> WasmTracker {
-    let mut tracker = WasmTracker::new("{}").unwrap();
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker
 }
@@ -38,7 +38,7 @@ fn a_change_record_carries_only_the_appended_text() {
 
 #[wasm_bindgen_test]
 fn a_delta_that_hits_a_limit_gets_the_full_record() {
-    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#).unwrap();
+    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#, false).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
     let r = record(
@@ -69,7 +69,7 @@ fn t1_args_for_an_unknown_call_is_reported_as_fatal() {
 
 #[wasm_bindgen_test]
 fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
-    let mut tracker = WasmTracker::new("{}").unwrap();
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
     let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
                   data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"n\"}\n\n\
                   data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c\",\"delta\":\"😀\"}\n\n";
@@ -82,5 +82,38 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
 
 #[wasm_bindgen_test]
 fn options_with_an_unknown_key_are_refused() {
-    assert!(WasmTracker::new(r#"{"tols":[]}"#).is_err());
+    assert!(WasmTracker::new(r#"{"tols":[]}"#, false).is_err());
+}
+
+#[wasm_bindgen_test]
+fn e1_event_stream_events_are_kept_only_when_asked_and_only_once_accepted() {
+    let body = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+                data: {\"type\":\"CUSTOM\",\"name\":\"x\",\"value\":1}\n\n\
+                data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"nope\"}\n\n";
+    let mut kept = WasmTracker::new("{}", true).unwrap();
+    kept.push_sse_text(body);
+    let events: Value = serde_json::from_str(&kept.take_events()).unwrap();
+    assert_eq!(
+        events.as_array().unwrap().len(),
+        2,
+        "not the refused TOOL_CALL_END"
+    );
+    assert_eq!(events[1]["name"], "x");
+    assert_eq!(kept.take_events(), "[]");
+    let mut plain = WasmTracker::new("{}", false).unwrap();
+    plain.push_sse_text(body);
+    assert_eq!(plain.take_events(), "[]");
+}
+
+#[wasm_bindgen_test]
+fn l5_abort_and_positions_through_the_binding() {
+    let mut tracker = started();
+    tracker.push_json(r#"{"type":"TEXT_MESSAGE_START","messageId":"a1","role":"assistant"}"#);
+    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
+    let r = record(tracker.abort_run(Some("stop".into())));
+    assert_eq!(r["run"]["status"], "aborted");
+    assert_eq!(r["run"]["error"], "stop");
+    assert_eq!(r["calls"][0]["status"], "abandoned");
+    assert_eq!(tracker.positions("a1\0u9"), [0, -1, 1]);
+    assert_eq!(tracker.positions(""), [1]);
 }

@@ -56,6 +56,7 @@ impl Tracker {
                 result,
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
+                self.note_message(&message);
                 self.messages.entry(message).or_insert(owner);
                 return false;
             }
@@ -74,6 +75,11 @@ impl Tracker {
                 self.run.error = Some((message, code));
                 self.changes.run = true;
             }
+            Op::RunAborted { reason } => {
+                self.run.status = RunStatus::Aborted;
+                self.run.error = reason.map(|r| (r, None));
+                self.changes.run = true;
+            }
             Op::RunTools(tools) => self.set_run_tools(tools),
             Op::Seed {
                 messages,
@@ -82,6 +88,15 @@ impl Tracker {
             Op::Record(v) => self.violations.record(v),
         }
         true
+    }
+
+    /// Records where a message id first appeared in the thread (see
+    /// [`Tracker::message_position`]).
+    fn note_message(&mut self, id: &str) {
+        if !self.message_seq.contains_key(id) {
+            let seq = self.message_seq.len();
+            self.message_seq.insert(id.to_owned(), seq);
+        }
     }
 
     /// Marks a call changed for the next [`Tracker::take_changes`].
@@ -138,10 +153,12 @@ impl Tracker {
             }
             None => {
                 if let Some(parent) = &start.parent {
+                    self.note_message(parent);
                     self.message_ids.insert(parent.clone());
                 }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
+                call.seq = self.message_seq.len();
                 call.parent_message_id = start.parent;
                 call.owner = start.owner;
                 self.calls.push(call);
@@ -320,6 +337,7 @@ impl Tracker {
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
+            self.note_message(&message.id);
             let owner = self
                 .messages
                 .entry(message.id.clone())
@@ -363,6 +381,7 @@ impl Tracker {
         };
         let advertised = self.tool(&call.name).is_some();
         let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
+        seeded.seq = self.message_seq.len();
         seeded.status = CallStatus::Complete;
         seeded.parent_message_id = Some(message_id.to_owned());
         seeded.owner = owner;

@@ -104,6 +104,10 @@ pub struct Tracker {
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: HashSet<String>,
+    /// The order in which the thread's message ids were first seen (text
+    /// messages, parent messages, history): where calls happened between
+    /// them (see [`Tracker::message_position`]).
+    pub(crate) message_seq: HashMap<String, usize>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
@@ -146,6 +150,7 @@ impl Tracker {
             run_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
+            message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),
             violations: Default::default(),
@@ -240,6 +245,26 @@ impl Tracker {
     /// Results for calls the tracker never saw (rule T10).
     pub fn unmatched_results(&self) -> &[UnmatchedResult] {
         &self.unmatched
+    }
+
+    /// Where message `id` first appeared in the thread (streamed, named as
+    /// a parent, or in history), counting message ids in the order seen.
+    /// With [`ToolCall::position`] it says where a call happened between
+    /// messages: the next run's history places it there (JS `nextRun`).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.start_run_json(r#"{"messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+    /// assert_eq!(t.message_position("u1"), Some(0));
+    /// assert_eq!(t.call("c1").unwrap().position(), 1); // after u1
+    /// assert_eq!(t.message_position("u2"), None);
+    /// ```
+    pub fn message_position(&self, id: &str) -> Option<usize> {
+        self.message_seq.get(id).copied()
     }
 
     /// An advertised tool, by name (rule F1).

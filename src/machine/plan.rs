@@ -61,6 +61,10 @@ pub(crate) enum Op<'a> {
         message: String,
         code: Option<String>,
     },
+    /// The application ended the run locally ([`Tracker::abort_run`]).
+    RunAborted {
+        reason: Option<String>,
+    },
     /// `Some` replaces the tools advertised by run input (rule F1).
     RunTools(Option<Vec<Tool>>),
     /// History; `run_input` when a run input carries it (rule F5).
@@ -286,6 +290,10 @@ impl Tracker {
             RunStatus::Errored if !starts => Err(plan.fatal(
                 "L3",
                 format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
+            )),
+            RunStatus::Aborted if !starts => Err(plan.fatal(
+                "L3",
+                format!("{ty} after the run was aborted: only RUN_STARTED may follow"),
             )),
             _ => Ok(()),
         }

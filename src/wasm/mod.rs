@@ -22,17 +22,24 @@ use wasm_bindgen::prelude::*;
 pub struct WasmTracker {
     tracker: Tracker,
     sse: SseDecoder,
+    /// The data of each event-stream event the tracker accepted since the
+    /// last `takeEvents`, kept only while the application listens
+    /// (`onEvent`): otherwise nothing is copied.
+    events: Option<Vec<String>>,
 }
 
 #[wasm_bindgen]
 impl WasmTracker {
-    /// A tracker configured by the options object, as JSON text.
+    /// A tracker configured by the options object, as JSON text; with
+    /// `keep_events`, the events read from event streams are kept for
+    /// `takeEvents`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
+    pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             sse: SseDecoder::new(),
+            events: keep_events.then(Vec::new),
         })
     }
 
@@ -48,7 +55,8 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.sse.push_str(chunk, push_data(&mut self.tracker));
+        self.sse
+            .push_str(chunk, push_data(&mut self.tracker, self.events.as_mut()));
         self.take_changes()
     }
 
@@ -160,6 +168,52 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
+        // No ids at all is the empty list, not one empty id.
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
+    #[wasm_bindgen(js_name = abortRun)]
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
@@ -198,14 +252,29 @@ impl WasmTracker {
 
     /// Pushes each event the bytes complete.
     fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        self.sse.push_bytes(chunk, push_data(&mut self.tracker));
+        self.sse
+            .push_bytes(chunk, push_data(&mut self.tracker, self.events.as_mut()));
     }
 }
 
+/// A position as JS reads it (positions never come near `i32::MAX`: each
+/// is bounded by the messages a thread holds).
+fn as_i32(position: usize) -> i32 {
+    i32::try_from(position).unwrap_or(i32::MAX)
+}
+
 /// What a dispatched event-stream event becomes: its data, pushed as one
-/// event; a fatal violation stays in the tracker, where the caller reads it.
-fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
-    |event| {
-        let _ = tracker.push_json(event.data);
+/// event (and logged, when a log is kept, once accepted); a fatal violation
+/// stays in the tracker, where the caller reads it.
+fn push_data<'a>(
+    tracker: &'a mut Tracker,
+    mut log: Option<&'a mut Vec<String>>,
+) -> impl FnMut(crate::sse::SseEvent<'_>) + 'a {
+    move |event| {
+        if tracker.push_json(event.data).is_ok() {
+            if let Some(log) = log.as_mut() {
+                log.push(event.data.to_owned());
+            }
+        }
     }
 }

@@ -137,6 +137,7 @@ impl<'a> RunRecord<'a> {
                 RunStatus::Finished => "finished",
                 RunStatus::Interrupted => "interrupted",
                 RunStatus::Errored => "errored",
+                RunStatus::Aborted => "aborted",
             },
             thread_id: run.thread_id.as_deref(),
             run_id: run.run_id.as_deref(),

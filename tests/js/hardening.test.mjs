@@ -99,7 +99,19 @@ test("without reportError, a listener's error goes to console.error", () => {
     if (saved) Object.defineProperty(globalThis, "reportError", saved);
   }
   assert.equal(logged.length, 1);
-  assert.ok(logged[0].includes(oops));
+  assert.equal(logged[0][0], oops);
+  t.free();
+});
+
+test("an onEvent callback that throws is reported like a listener, and the push completes", () => {
+  const t = new ToolCallTracker({ onEvent: () => {
+    throw new Error("onEvent bug");
+  } });
+  const reported = withReportError(() => {
+    const s = t.push(runStarted());
+    assert.equal(s.run.status, "running");
+  });
+  assert.deepEqual(reported.map((e) => e.message), ["onEvent bug"]);
   t.free();
 });
 

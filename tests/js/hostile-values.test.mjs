@@ -73,12 +73,14 @@ const input = { threadId: "t1", runId: "r2", messages: [], tools: [] };
 
 /** Each method with valid arguments; `at` puts a value at one position. */
 const methods = {
-  constructor: [[{ tools: TOOLS }], (t, a) => new ToolCallTracker(...a).free()],
+  constructor: [[{ tools: TOOLS, onEvent: () => {} }], (t, a) => new ToolCallTracker(...a).free()],
   push: [[runStarted("r9")], (t, a) => t.push(...a)],
   pushJson: [[JSON.stringify(runStarted("r9"))], (t, a) => t.pushJson(...a)],
   pushSse: [[sse([runStarted("r9")])], (t, a) => t.pushSse(...a)],
   subscribe: [[() => {}], (t, a) => t.subscribe(...a)],
   startRun: [[input], (t, a) => t.startRun(...a)],
+  nextRun: [[input], (t, a) => t.nextRun(...a)],
+  abortRun: [["stop"], (t, a) => t.abortRun(...a)],
   approve: [["c1"], (t, a) => t.approve(...a)],
   decline: [["c1", "no"], (t, a) => t.decline(...a)],
   answer: [["c1", "done"], (t, a) => t.answer(...a)],
@@ -162,7 +164,7 @@ test("fail takes content parts like answer", () => {
 test("strings too long to cross at once: refused for one event, fed in pieces for pushSse", () => {
   const t = ready();
   const long = "x".repeat(33 * 1024 * 1024);
-  assert.throws(() => t.pushJson(long), { name: "RangeError", message: /pushJson\(text\): text is \d+ long, over the \d+ that may cross/ });
+  assert.throws(() => t.pushJson(long), { name: "RangeError", message: /pushJson\(text\): text is \d+ long, over the \d+ one call may pass/ });
   assert.throws(() => t.answer("c1", long), RangeError);
   assert.equal(t.snapshot().pendingCalls.length, 1);
   // A comment line of 33 Mi characters, then an event: read in pieces.
@@ -188,6 +190,8 @@ test("after free(), every method throws TrackerFreedError; free() again is harml
     answer: () => t.answer("c1", "x"),
     fail: () => t.fail("c1", "e"),
     toolMessages: () => t.toolMessages(),
+    nextRun: () => t.nextRun(input),
+    abortRun: () => t.abortRun(),
   };
   for (const [name, fn] of Object.entries(calls)) {
     assert.throws(fn, (e) => e instanceof TrackerFreedError && /the tracker was freed/.test(e.message), name);

@@ -36,6 +36,7 @@
 //! assert!(t.tool_messages().is_empty());
 //! ```
 
+mod abort;
 mod decisions;
 mod next_run;
 

@@ -26,7 +26,7 @@ tracker.pushJson("{}");
 tracker.pushSse("data: {}\n\n");
 tracker.pushSse(new Uint8Array([100]));
 
-const status: "idle" | "running" | "finished" | "interrupted" | "errored" = snapshot.run.status;
+const status: "idle" | "running" | "finished" | "interrupted" | "errored" | "aborted" = snapshot.run.status;
 const first: ToolCallState | undefined = snapshot.calls[0];
 if (first) {
   const text: string = first.argsText;
