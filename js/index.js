@@ -142,7 +142,7 @@ export class ToolCallTracker {
     } catch (error) {
       throw new TypeError(`nextRun(input): input cannot be read: ${error?.message ?? error}`, { cause: error });
     }
-    if (ids === undefined) throw new TypeError(`nextRun(input): input.messages must be an array (got ${kind(messages)})`);
+    if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
     const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
     next.messages = completeHistory(messages, this.snapshot().calls, at);
     this.startRun(next); // refuses, naming them, calls left unanswered
