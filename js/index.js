@@ -1,23 +1,18 @@
 // The public face of the package: the ToolCallTracker class over the wasm
 // core, and the checks every argument passes before it crosses (below).
-import { initSync, WasmTracker } from "./agui_tool_calls.js";
-import { wasmGzipBase64 } from "./wasm-bytes.js";
+//
+// This module starts nothing: it is the `agui-tool-calls/init` entry
+// (`await init()` first), and the main entry, `index.js` in the package,
+// re-exports it after awaiting `init()` (top-level await), so that
+// importing it is all it takes in Node, a browser page, a worker or a
+// bundler that supports top-level await.
+import { WasmTracker } from "./agui_tool_calls.js";
+import { init, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
 
-// The module is embedded, so importing this file is all it takes in Node, a
-// browser page, a worker or a bundler: by the time `import` resolves, the
-// wasm is instantiated (top-level await, no fetch).
-initSync({ module: await WebAssembly.compile(await gunzip(wasmGzipBase64)) });
-
-async function gunzip(base64) {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).arrayBuffer();
-}
+export { init };
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
@@ -59,6 +54,7 @@ export class ToolCallTracker {
   #onEvent;
 
   constructor(options = {}) {
+    if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);
@@ -96,7 +92,7 @@ export class ToolCallTracker {
     const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
-      return this.#pushed("pushSse", (core) => pieces(bytes).map((piece) => core.pushSseBytes(piece)), events);
+      return this.#pushed("pushSse", (core) => core.pushSseBytes(crossing(bytes, "pushSse(chunk): chunk")), events);
     }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
@@ -104,7 +100,7 @@ export class ToolCallTracker {
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed("pushSse", (core) => pieces(text).map((piece) => core.pushSseText(piece)), events);
+    return this.#pushed("pushSse", (core) => core.pushSseText(crossing(text, "pushSse(chunk): chunk")), events);
   }
 
   /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
@@ -140,7 +136,7 @@ export class ToolCallTracker {
       if (kind(messages) === "an array") ids = messages.map((m) => String(m?.id)).join("\0");
       next = { ...input };
     } catch (error) {
-      throw new TypeError(`nextRun(input): input cannot be read: ${error?.message ?? error}`, { cause: error });
+      unreadable("nextRun(input): input", error);
     }
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
     const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
@@ -233,11 +229,10 @@ export class ToolCallTracker {
     }
   }
 
-  /** Reads input: one record, or one per piece of a long chunk; `events()`, when given, lists the events read for `onEvent`. */
+  /** Reads input; `events()`, when given, lists the events read for `onEvent`. */
   #pushed(method, fn, events) {
     const before = this.#builder.snapshot;
-    const records = this.#call(method, fn);
-    for (const record of Array.isArray(records) ? records : [records]) this.#builder.apply(JSON.parse(record));
+    this.#builder.apply(JSON.parse(this.#call(method, fn)));
     if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
@@ -318,7 +313,7 @@ function toBytes(chunk) {
     if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
     if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   } catch (error) {
-    throw new TypeError(`pushSse(chunk): chunk cannot be read as bytes: ${error?.message ?? String(error)}`, { cause: error });
+    unreadable("pushSse(chunk): chunk", error);
   }
   throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
 }
@@ -368,16 +363,9 @@ function crossing(value, name) {
 const requireString = (v, name) => (typeof v === "string" ? crossing(v, name) : fail(name, "a string", v));
 const optionalString = (v, name) => (v == null ? undefined : requireString(v, name));
 
-/** A long chunk in pieces that may cross, never cut inside a surrogate pair. */
-function pieces(chunk) {
-  const out = [];
-  for (let i = 0; i < chunk.length || !out.length; ) {
-    let j = Math.min(i + MAX_CROSSING, chunk.length);
-    if (typeof chunk === "string" && j < chunk.length && (chunk.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
-    out.push(typeof chunk === "string" ? chunk.slice(i, j) : chunk.subarray(i, j));
-    i = j;
-  }
-  return out;
+/** A TypeError for an argument whose getter, `toJSON` or Proxy trap threw. */
+function unreadable(name, error) {
+  throw new TypeError(`${name} cannot be read as JSON: ${error?.message ?? error}`, { cause: error });
 }
 
 /** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */
@@ -385,7 +373,7 @@ function jsonText(value, name, replacer) {
   try {
     return JSON.stringify(value, replacer);
   } catch (error) {
-    throw new TypeError(`${name} cannot be serialised as JSON: ${error?.message ?? error}`, { cause: error });
+    unreadable(name, error);
   }
 }
 
@@ -419,11 +407,9 @@ const runInput = shape([
   ["threadId", str, true],
   ["runId", str, true],
   ["parentRunId", str],
-  ["protocolVersion", str],
   ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
   ["tools", list(shape([["name", str, true], ["description", str]]))],
   ["context", list(shape([]))],
-  ["resume", list(shape([]))],
 ]);
 
 /** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */

@@ -160,7 +160,7 @@ test("f6_start_run_refuses_what_is_not_a_run_agent_input_naming_the_field", () =
     [{ ...good, tools: [{ description: "x" }] }, /input\.tools\[0\]\.name is missing/],
     [{ ...good, context: "x" }, /input\.context must be an array/],
     [{ ...good, parentRunId: 5 }, /input\.parentRunId must be a string/],
-    [{ ...good, state: 10n }, /startRun\(input\) cannot be serialised as JSON/],
+    [{ ...good, state: 10n }, /startRun\(input\) cannot be read as JSON/],
   ];
   refusals.forEach(([input, message], i) => {
     assert.throws(() => t.startRun(input), { name: "TypeError", message }, `refusal ${i}`);

@@ -136,7 +136,7 @@ test("the values of the report: decline(id, Error), decline(id, 42) are TypeErro
   assert.throws(() => t.decline("c1", new Error("x")), { name: "TypeError", message: /decline\(toolCallId, reason\): reason must be a string \(got object\)/ });
   assert.throws(() => t.decline("c1", 42), { name: "TypeError", message: /reason must be a string \(got number\)/ });
   assert.throws(() => t.fail("c1", "e", 42), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /fail\(toolCallId, error, content\): content must be a string or an array of content parts \(got number\)/.test(e.message));
-  assert.throws(() => t.answer("c1", [{ toJSON: boom }]), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /cannot be serialised as JSON: boom/.test(e.message));
+  assert.throws(() => t.answer("c1", [{ toJSON: boom }]), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /cannot be read as JSON: boom/.test(e.message));
   assert.throws(() => t.approve(7), { name: "TypeError", message: /approve\(toolCallId\): toolCallId must be a string/ });
   assert.throws(() => t.pushJson(42), { name: "TypeError", message: /pushJson\(text\): text must be a string/ });
   assert.throws(() => t.subscribe("x"), { name: "TypeError", message: /listener must be a function/ });
@@ -144,7 +144,7 @@ test("the values of the report: decline(id, Error), decline(id, 42) are TypeErro
   assert.throws(() => new ToolCallTracker({ limits: { maxCalls: NaN } }), { name: "TypeError", message: /options\.maxCalls must be a finite number/ });
   assert.throws(() => new ToolCallTracker({ limits: { maxCalls: -1 } }), { name: "TypeError", message: /"limits\.maxCalls" must be a non-negative integer/ });
   assert.throws(() => new ToolCallTracker({ nope: 1 }), { name: "TypeError", message: /unknown field "nope"/ });
-  assert.throws(() => t.push({ toJSON: boom }), { name: "TypeError", message: /push\(event\) cannot be serialised as JSON: boom/ });
+  assert.throws(() => t.push({ toJSON: boom }), { name: "TypeError", message: /push\(event\) cannot be read as JSON: boom/ });
   // Refused whole: the call is still pending and takes a good answer.
   assert.equal(t.snapshot().pendingCalls.length, 1);
   t.decline("c1", "not now");
@@ -161,14 +161,14 @@ test("fail takes content parts like answer", () => {
   t.free();
 });
 
-test("strings too long to cross at once: refused for one event, fed in pieces for pushSse", () => {
+test("strings too long to cross at once are refused whole (RangeError), and the tracker reads on", () => {
   const t = ready();
   const long = "x".repeat(33 * 1024 * 1024);
   assert.throws(() => t.pushJson(long), { name: "RangeError", message: /pushJson\(text\): text is \d+ long, over the \d+ one call may pass/ });
   assert.throws(() => t.answer("c1", long), RangeError);
+  assert.throws(() => t.pushSse(`:${long}\n\n`), { name: "RangeError", message: /pushSse\(chunk\): chunk is/ });
   assert.equal(t.snapshot().pendingCalls.length, 1);
-  // A comment line of 33 Mi characters, then an event: read in pieces.
-  const s = t.pushSse(`:${long}\n\n${sse([runStarted("after-long-comment")])}`);
+  const s = t.pushSse(sse([runStarted("after-long-comment")]));
   assert.equal(s.run.runId, "after-long-comment");
   t.free();
 });
