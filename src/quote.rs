@@ -1,7 +1,7 @@
 //! Ids and names as messages show them: quoted, as JSON string literals.
 //!
 //! `{:?}` would do much the same, but links the `Debug` escaping machinery
-//! and its Unicode tables into the wasm module; serde_json's string escaper
+//! and its Unicode tables into the wasm module; `serde_json`'s string escaper
 //! is there anyway.
 
 /// `s` between double quotes, with quotes, backslashes and control

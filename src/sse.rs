@@ -17,6 +17,7 @@
 pub struct SseEvent<'a> {
     /// The `event:` field, or `message` when none was given.
     pub event_type: &'a str,
+    /// The event's data lines, joined with LF.
     pub data: &'a str,
     /// The last event id seen so far (`id:`), which persists across events.
     pub last_event_id: &'a str,
@@ -245,7 +246,7 @@ mod tests {
         let mut out = Vec::new();
         for chunk in chunks {
             decoder.push_bytes(chunk, |e| {
-                out.push((e.event_type.into(), e.data.into(), e.last_event_id.into()))
+                out.push((e.event_type.into(), e.data.into(), e.last_event_id.into()));
             });
         }
         out

@@ -28,13 +28,17 @@ pub enum Severity {
 pub struct Violation {
     /// The rule id of `RULES.md`, such as `T1`.
     pub code: &'static str,
+    /// How bad it is.
     pub severity: Severity,
+    /// The human-readable message.
     pub message: String,
     /// Zero-based index of the offending event in the stream.
     pub event_index: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `toolCallId`: the tool call.
     pub tool_call_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// `messageId`: the message.
     pub message_id: Option<String>,
     /// How many times it happened: repeats of one violation (same rule,
     /// message and call, at other events) are kept once, counted here;
@@ -63,12 +67,14 @@ impl Violation {
     }
 
     /// Names the tool call the violation is about.
+    #[must_use]
     pub fn with_call(mut self, id: &str) -> Self {
         self.tool_call_id = Some(id.to_owned());
         self
     }
 
     /// Names the message the violation is about.
+    #[must_use]
     pub fn with_message(mut self, id: &str) -> Self {
         self.message_id = Some(id.to_owned());
         self

@@ -65,12 +65,11 @@ impl ViolationLog {
             self.by_shape.insert(shape, self.entries.len());
             return self.keep(v);
         }
-        match self.overflow {
-            Some(i) => self.count(i),
-            None => {
-                self.overflow = Some(self.entries.len());
-                self.keep(overflow_entry(v.event_index));
-            }
+        if let Some(i) = self.overflow {
+            self.count(i);
+        } else {
+            self.overflow = Some(self.entries.len());
+            self.keep(overflow_entry(v.event_index));
         }
     }
 

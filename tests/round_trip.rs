@@ -82,7 +82,11 @@ fn round_trip_two_runs_leave_nothing_pending() {
     t.answer("call_1", json!("Deployed to prod."), "tm-1")
         .unwrap();
     t.decline("call_2", Some("no date suits"), "tm-2").unwrap();
-    let messages: Vec<Value> = t.tool_messages().iter().map(|m| m.to_value()).collect();
+    let messages: Vec<Value> = t
+        .tool_messages()
+        .iter()
+        .map(agui_tool_calls::ToolMessage::to_value)
+        .collect();
     assert_eq!(messages.len(), 2);
     let keys: Vec<&str> = messages
         .iter()

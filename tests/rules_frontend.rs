@@ -109,7 +109,11 @@ fn f5_answer_gives_one_tool_message_keyed_by_the_call() {
             &None
         )
     );
-    let messages: Vec<Value> = t.tool_messages().iter().map(|m| m.to_value()).collect();
+    let messages: Vec<Value> = t
+        .tool_messages()
+        .iter()
+        .map(agui_tool_calls::ToolMessage::to_value)
+        .collect();
     assert_eq!(messages, [tool_message("m1", "c1", "done")]);
     assert_eq!(
         serde_json::from_str::<Value>(&agui_tool_calls::events::to_json(&t.tool_messages()))
@@ -419,7 +423,11 @@ fn f6_an_application_answer_counts_only_when_the_input_carries_it() {
         err.to_string(),
         "the next run's input leaves 1 pending tool call unanswered: c2 (pick; its answer is not in the input)"
     );
-    let messages = t.tool_messages().iter().map(|m| m.to_value()).collect();
+    let messages = t
+        .tool_messages()
+        .iter()
+        .map(agui_tool_calls::ToolMessage::to_value)
+        .collect();
     t.start_run(input(messages)).unwrap();
     assert!(t.tool_messages().is_empty());
 }

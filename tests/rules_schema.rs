@@ -65,7 +65,7 @@ fn s1_each_failure_names_the_instance_path_and_keyword() {
         .iter()
         .map(|e| (e.path.as_str(), e.keyword))
         .collect();
-    found.sort();
+    found.sort_unstable();
     assert_eq!(
         found,
         [

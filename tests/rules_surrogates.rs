@@ -58,8 +58,8 @@ fn t4_a_pair_split_with_each_half_alone_in_its_delta() {
         &mut t,
         &[
             args_text(r#"[\""#),
-            args_text(r#"\ud83d"#),
-            args_text(r#"\ude00"#),
+            args_text(r"\ud83d"),
+            args_text(r"\ude00"),
             args_text(r#"\"]"#),
             end("c1").to_string(),
         ],
@@ -113,7 +113,7 @@ fn t4_text_changes_report_the_joined_character_once() {
     let mut t = open_c1();
     let _ = t.take_changes();
     let mut seen = String::new();
-    for delta in [r#"\"\ud83d"#, r#"\ude00\ud83d"#, r#"\ude01\""#] {
+    for delta in [r#"\"\ud83d"#, r"\ude00\ud83d", r#"\ude01\""#] {
         push_all(&mut t, &[args_text(delta)]);
         for change in t.take_changes().calls {
             assert_eq!(change.text_from, seen.len());

@@ -122,10 +122,12 @@ fn l5_abort_and_positions_through_the_binding() {
 fn wasm_memory_bytes() -> f64 {
     use wasm_bindgen::JsCast;
     let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
-    memory
-        .buffer()
-        .unchecked_into::<js_sys::ArrayBuffer>()
-        .byte_length() as f64
+    f64::from(
+        memory
+            .buffer()
+            .unchecked_into::<js_sys::ArrayBuffer>()
+            .byte_length(),
+    )
 }
 
 const MEMORY_CEILING: f64 = 256.0 * 1024.0 * 1024.0;

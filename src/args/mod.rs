@@ -296,7 +296,7 @@ impl ArgsReader {
     }
 
     /// A refusal of the final parse the scanner did not foresee: kept so the
-    /// two always agree on validity; serde_json's line and column become a
+    /// two always agree on validity; `serde_json`'s line and column become a
     /// byte offset.
     fn serde_error(&self, e: &serde_json::Error) -> ArgsError {
         let line_start: usize = self

@@ -1,12 +1,12 @@
 //! Shallow reading of JSON text: an object's fields and an array's items as
 //! raw text, and strings decoded as `JSON.parse` reads them.
 //!
-//! serde_json checks the syntax of the whole text first, skipping values
+//! `serde_json` checks the syntax of the whole text first, skipping values
 //! without recursion and without reading numbers, so neither depth nor
 //! range can refuse valid JSON. Parts are then found by a small scanner over
 //! the checked text and kept as raw text ([`Raw`]): opaque payloads stay
 //! exactly as given, and only what the tracker reads is read further.
-//! Strings are decoded here, not by serde_json, which refuses a lone
+//! Strings are decoded here, not by `serde_json`, which refuses a lone
 //! surrogate escape (`"\ud83d"`): valid JSON, and what `JSON.stringify`
 //! writes for a string cut inside a surrogate pair. A lone surrogate becomes
 //! U+FFFD, except at the edges of a string, where it is kept apart
@@ -23,7 +23,7 @@ pub(crate) struct Raw<'a>(&'a str);
 
 impl<'a> Raw<'a> {
     /// `text` if it is one JSON value, surrounding whitespace trimmed. The
-    /// syntax is checked by serde_json without recursion and without
+    /// syntax is checked by `serde_json` without recursion and without
     /// reading numbers (no depth or range limit) or surrogates.
     pub(crate) fn checked(text: &'a str) -> Result<Raw<'a>, serde_json::Error> {
         serde_json::from_str::<IgnoredAny>(text)?;
@@ -100,7 +100,7 @@ impl<'a> JsonStr<'a> {
     }
 }
 
-/// Decodes a JSON string literal, quotes included, that serde_json has
+/// Decodes a JSON string literal, quotes included, that `serde_json` has
 /// already checked (escapes well formed, no control characters). Borrows
 /// when there is no escape. Never panics, even on unchecked text.
 pub(crate) fn decode(literal: &str) -> JsonStr<'_> {
@@ -291,13 +291,13 @@ pub(crate) fn items(raw: Raw<'_>) -> Option<Vec<Raw<'_>>> {
     Some(items)
 }
 
-/// How deep [`value`] reads, as serde_json does: a JSON Schema is read as
+/// How deep [`value`] reads, as `serde_json` does: a JSON Schema is read as
 /// a value, and no real one nests this deep.
 const VALUE_DEPTH: usize = 128;
 
 /// Checked JSON text as a `serde_json` value, strings decoded as above (a
 /// lone surrogate reads as U+FFFD instead of refusing the text). Numbers
-/// are read by serde_json (out of `f64` range is an error, as before).
+/// are read by `serde_json` (out of `f64` range is an error, as before).
 ///
 /// ```text
 /// {"description":"\ud800"} -> {"description":"\u{FFFD}"}

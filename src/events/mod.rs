@@ -44,79 +44,125 @@ pub struct Event<'a> {
 /// The typed content of an event, by `type`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventBody<'a> {
+    /// `RUN_STARTED`.
     RunStarted {
+        /// `threadId`: the conversation thread.
         thread_id: Text<'a>,
+        /// `runId`: the run.
         run_id: Text<'a>,
+        /// `parentRunId`: the run that started this one, when nested.
         parent_run_id: Option<Text<'a>>,
         /// The `RunAgentInput` the run was started with, when echoed.
         input: Option<RunInput>,
     },
+    /// `RUN_FINISHED`.
     RunFinished {
+        /// `threadId`: the conversation thread.
         thread_id: Text<'a>,
+        /// `runId`: the run.
         run_id: Text<'a>,
         /// Opaque, kept as given.
         result: Option<Opaque>,
+        /// `outcome`: how the run ended, when given.
         outcome: Option<Outcome>,
     },
+    /// `RUN_ERROR`.
     RunError {
+        /// The human-readable message.
         message: Text<'a>,
+        /// An error code, when the producer gives one.
         code: Option<Text<'a>>,
     },
+    /// `TEXT_MESSAGE_START`.
     TextMessageStart {
+        /// `messageId`: the message.
         message_id: Text<'a>,
+        /// `role`, as sent.
         role: Option<Text<'a>>,
     },
+    /// `TEXT_MESSAGE_CONTENT`.
     TextMessageContent {
+        /// `messageId`: the message.
         message_id: Text<'a>,
+        /// `delta`: the next piece of text.
         delta: Text<'a>,
     },
+    /// `TEXT_MESSAGE_END`.
     TextMessageEnd {
+        /// `messageId`: the message.
         message_id: Text<'a>,
     },
+    /// `TEXT_MESSAGE_CHUNK`.
     TextMessageChunk {
+        /// `messageId`: the message.
         message_id: Option<Text<'a>>,
+        /// `role`, as sent.
         role: Option<Text<'a>>,
+        /// `delta`: the next piece of text.
         delta: Option<Text<'a>>,
     },
+    /// `TOOL_CALL_START`.
     ToolCallStart {
+        /// `toolCallId`: the tool call.
         tool_call_id: Text<'a>,
+        /// `toolCallName`: the tool the call invokes.
         tool_call_name: Text<'a>,
+        /// `parentMessageId`: the assistant message that carries the call.
         parent_message_id: Option<Text<'a>>,
     },
+    /// `TOOL_CALL_ARGS`.
     ToolCallArgs {
+        /// `toolCallId`: the tool call.
         tool_call_id: Text<'a>,
         /// A lone surrogate at either edge is kept apart, to be joined with
         /// the other half in the next or previous delta (rule T4).
         delta: JsonStr<'a>,
     },
+    /// `TOOL_CALL_END`.
     ToolCallEnd {
+        /// `toolCallId`: the tool call.
         tool_call_id: Text<'a>,
     },
+    /// `TOOL_CALL_CHUNK`.
     ToolCallChunk {
+        /// `toolCallId`: the tool call.
         tool_call_id: Option<Text<'a>>,
+        /// `toolCallName`: the tool the call invokes.
         tool_call_name: Option<Text<'a>>,
+        /// `parentMessageId`: the assistant message that carries the call.
         parent_message_id: Option<Text<'a>>,
         /// As the delta of [`EventBody::ToolCallArgs`].
         delta: Option<JsonStr<'a>>,
     },
+    /// `TOOL_CALL_RESULT`.
     ToolCallResult {
+        /// `messageId`: the message.
         message_id: Text<'a>,
+        /// `toolCallId`: the tool call.
         tool_call_id: Text<'a>,
         /// A string, or an array of content parts: opaque data (rule T9),
         /// kept as given.
         content: Opaque,
+        /// `error`, when the result reports a failure.
         error: Option<Text<'a>>,
     },
+    /// `MESSAGES_SNAPSHOT`.
     MessagesSnapshot {
+        /// The messages, in order.
         messages: Vec<Message>,
     },
+    /// `SUBAGENT_STARTED`.
     SubagentStarted,
+    /// `SUBAGENT_FINISHED`.
     SubagentFinished,
+    /// `SUBAGENT_ERROR`.
     SubagentError,
     /// An event the tracker passes over, kept by family for lane closing
     /// (rule C5). An unknown type has [`Family::Unknown`] (rule E3).
     Other {
+        /// The event type's family.
         family: Family,
+        /// The `type`, as sent.
         event_type: Text<'a>,
     },
 }
@@ -124,17 +170,29 @@ pub enum EventBody<'a> {
 /// The family of an event type, as rule C5 groups them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
+    /// `RUN_*` events.
     Run,
+    /// `TEXT_MESSAGE_*` events.
     Text,
+    /// `TOOL_CALL_*` events.
     Tool,
+    /// `STATE_*` events.
     State,
+    /// `STEP_*` events.
     Step,
+    /// `REASONING_*` and `THINKING_*` events.
     Reasoning,
+    /// `CUSTOM` events.
     Custom,
+    /// `MESSAGES_SNAPSHOT`.
     Messages,
+    /// `RAW` events.
     Raw,
+    /// `ACTIVITY_*` events.
     Activity,
+    /// `SUBAGENT_*` events.
     Subagent,
+    /// A type this tracker does not know (rule E3).
     Unknown,
 }
 
@@ -143,16 +201,21 @@ pub enum Family {
 pub enum Outcome {
     /// The run completed; the producer may list the calls it left pending.
     Success {
+        /// `pendingToolCallIds`: the calls the producer says are left pending.
         pending_tool_call_ids: Option<Vec<String>>,
     },
     /// The run stopped to ask; `interrupts` is never empty (opaque entries,
     /// kept as given).
-    Interrupt { interrupts: Vec<Opaque> },
+    Interrupt {
+        /// The interrupts, kept as given.
+        interrupts: Vec<Opaque>,
+    },
 }
 
 /// The parts of a `RunAgentInput` the tracker reads.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunInput {
+    /// The messages, in order.
     pub messages: Vec<Message>,
     /// `None` when the input has no `tools` key.
     pub tools: Option<Vec<Tool>>,
@@ -192,7 +255,9 @@ impl RunInput {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tool {
+    /// The name.
     pub name: String,
+    /// What the tool does, for the model.
     pub description: String,
     /// The tool's parameters, a JSON Schema.
     pub parameters: Value,
@@ -212,7 +277,9 @@ impl Tool {
 /// A message of conversation history (the fields the tracker reads).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
+    /// The id.
     pub id: String,
+    /// `role`, as sent.
     pub role: String,
     /// `subagentRunId` on the message, when present: its owner.
     pub owner: Option<String>,
@@ -229,8 +296,11 @@ pub struct Message {
 /// A tool call as it appears on an assistant message of history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryCall {
+    /// The id.
     pub id: String,
+    /// The name.
     pub name: String,
+    /// The argument text, exactly as given.
     pub arguments: String,
 }
 

@@ -61,7 +61,7 @@ impl Opaque {
         self.0.starts_with('[')
     }
 
-    /// The payload as a `serde_json` value, when serde_json can represent
+    /// The payload as a `serde_json` value, when `serde_json` can represent
     /// it (not deeper than 128 levels, numbers in range, no lone surrogate).
     pub fn to_value(&self) -> Option<Value> {
         serde_json::from_str(&self.0).ok()
@@ -82,7 +82,7 @@ impl PartialEq<Value> for Opaque {
 }
 
 /// Serialised as bytes holding the JSON text, which [`to_json`] writes as
-/// they are. (serde_json's own raw values would link its type errors, and
+/// they are. (`serde_json`'s own raw values would link its type errors, and
 /// with them float formatting, about 9 KB gzip, into the wasm module.)
 impl Serialize for Opaque {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -104,7 +104,7 @@ pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// serde_json's compact format, except that bytes (only ever an
+/// `serde_json`'s compact format, except that bytes (only ever an
 /// [`Opaque`]'s checked JSON text) are written as they are.
 struct RawBytes;
 

@@ -141,29 +141,26 @@ impl Tracker {
 
     fn start_call(&mut self, start: Start) -> usize {
         let advertised = self.tool(&start.name).is_some();
-        let i = match start.reopen {
-            Some(i) => {
-                self.withdraw_undelivered_answer(i);
-                let call = &mut self.calls[i];
-                call.reopen_count = call.reopen_count.saturating_add(1);
-                call.arguments = None;
-                call.validation = super::Validation::Unvalidated;
-                i
+        let i = if let Some(i) = start.reopen {
+            self.withdraw_undelivered_answer(i);
+            let call = &mut self.calls[i];
+            call.reopen_count = call.reopen_count.saturating_add(1);
+            call.arguments = None;
+            call.validation = super::Validation::Unvalidated;
+            i
+        } else {
+            if let Some(parent) = &start.parent {
+                self.note_message(parent);
+                self.message_ids.insert(parent.clone());
             }
-            None => {
-                if let Some(parent) = &start.parent {
-                    self.note_message(parent);
-                    self.message_ids.insert(parent.clone());
-                }
-                let i = self.calls.len();
-                let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
-                call.seq = self.message_seq.len();
-                call.parent_message_id = start.parent;
-                call.owner = start.owner;
-                self.calls.push(call);
-                self.by_id.insert(start.id, i);
-                i
-            }
+            let i = self.calls.len();
+            let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
+            call.seq = self.message_seq.len();
+            call.parent_message_id = start.parent;
+            call.owner = start.owner;
+            self.calls.push(call);
+            self.by_id.insert(start.id, i);
+            i
         };
         let call = &mut self.calls[i];
         call.status = CallStatus::Open;

@@ -96,6 +96,7 @@ pub struct Options {
     /// Tools whose calls must be approved before the application may answer
     /// or fail them (rule S3); declining is always allowed.
     pub require_approval: Vec<String>,
+    /// Bounds on what one thread may make the tracker hold (rule S5).
     pub limits: Limits,
 }
 

@@ -89,7 +89,7 @@ pub(crate) struct Plan<'a> {
     pub cost: usize,
 }
 
-impl<'a> Plan<'a> {
+impl Plan<'_> {
     pub fn new(index: usize) -> Self {
         Plan {
             index,
@@ -181,7 +181,7 @@ impl Tracker {
                 owner.map(Text::into_owned),
             )),
             EventBody::TextMessageChunk { message_id, .. } => {
-                self.plan_text_chunk(&mut plan, owner, message_id)?
+                self.plan_text_chunk(&mut plan, owner, message_id)?;
             }
             EventBody::ToolCallStart {
                 tool_call_id,
@@ -253,7 +253,7 @@ impl Tracker {
                 self.plan_result(&mut plan, tool_call_id.into_owned(), result);
             }
             EventBody::MessagesSnapshot { messages } => {
-                self.plan_seed(&mut plan, messages, false)?
+                self.plan_seed(&mut plan, messages, false)?;
             }
             EventBody::Other {
                 family: Family::Unknown,
@@ -316,7 +316,7 @@ impl Tracker {
             (EventBody::RunError { .. }, _) => self.plan_close_all_lanes(plan, true),
             (_, Family::Run | Family::Messages) => self.plan_close_all_lanes(plan, false),
             (EventBody::SubagentFinished | EventBody::SubagentError, _) => {
-                self.plan_close_lane(plan, &own_lane())
+                self.plan_close_lane(plan, &own_lane());
             }
             // Chunks do their own lane work (rules C3, C7).
             (EventBody::ToolCallChunk { .. } | EventBody::TextMessageChunk { .. }, _) => {}

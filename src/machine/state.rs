@@ -46,9 +46,11 @@ pub struct ToolResult {
     pub message_id: String,
     /// A string or an array of content parts, kept as given (opaque).
     pub content: Opaque,
+    /// `error`, when the result reports a failure.
     pub error: Option<String>,
     /// The subagent the result is attributed to (rule A7), unchecked.
     pub owner: Option<String>,
+    /// Where the result came from.
     pub source: ResultSource,
     /// The event that carried it, for stream results.
     pub event_index: Option<usize>,
@@ -67,7 +69,9 @@ impl ToolResult {
 /// A result whose call the tracker never saw (rule T10).
 #[derive(Clone, Debug, PartialEq)]
 pub struct UnmatchedResult {
+    /// `toolCallId`: the tool call.
     pub tool_call_id: String,
+    /// The result.
     pub result: ToolResult,
 }
 
@@ -88,14 +92,18 @@ pub struct UnmatchedResult {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ToolCall {
+    /// The id.
     pub id: String,
+    /// The name.
     pub name: String,
+    /// `parentMessageId`: the assistant message that carries the call.
     pub parent_message_id: Option<String>,
     /// The subagent the call belongs to; `None` is the parent agent.
     pub owner: Option<String>,
     /// The run in which the call was last (re)opened; `None` for calls
     /// known from history or seen before any run.
     pub run_id: Option<String>,
+    /// Open, complete or abandoned.
     pub status: CallStatus,
     /// How many times a closed call was reopened (rule T7).
     pub reopen_count: u32,
@@ -204,11 +212,13 @@ impl ToolCall {
 pub enum RunStatus {
     /// No run event yet.
     Idle,
+    /// Between `RUN_STARTED` and its end.
     Running,
     /// Finished with no outcome or a `success` outcome.
     Finished,
     /// Finished with an `interrupt` outcome.
     Interrupted,
+    /// `RUN_ERROR` ended it.
     Errored,
     /// Ended locally by [`Tracker::abort_run`](crate::Tracker::abort_run):
     /// the user stopped it or the stream went away without a terminal event.
@@ -218,10 +228,15 @@ pub enum RunStatus {
 /// The latest run of the thread (rules L6, L7).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunState {
+    /// Where the run is.
     pub status: RunStatus,
+    /// `threadId`: the conversation thread.
     pub thread_id: Option<String>,
+    /// `runId`: the run.
     pub run_id: Option<String>,
+    /// `parentRunId`: the run that started this one, when nested.
     pub parent_run_id: Option<String>,
+    /// `outcome`: how the run ended, when given.
     pub outcome: Option<Outcome>,
     /// `RUN_FINISHED.result`, kept as given (opaque).
     pub result: Option<Opaque>,

@@ -63,6 +63,7 @@ pub enum Draft {
 pub struct SchemaError {
     /// JSON Pointer to the offending place in the schema.
     pub path: String,
+    /// The human-readable message.
     pub message: String,
 }
 
@@ -81,6 +82,7 @@ pub struct ValidationError {
     pub path: String,
     /// The keyword that failed, such as `required` or `type`.
     pub keyword: &'static str,
+    /// The human-readable message.
     pub message: String,
 }
 

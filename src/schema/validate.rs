@@ -166,7 +166,7 @@ struct Run<'g> {
     aborted: Option<ValidationError>,
 }
 
-impl<'g> Run<'g> {
+impl Run<'_> {
     fn node<'a>(
         &mut self,
         id: NodeId,

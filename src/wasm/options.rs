@@ -55,8 +55,8 @@ fn options(value: Value) -> Result<Options, String> {
     no_other_field(&map, "")?;
     Ok(Options {
         tools,
-        require_approval,
         fragment,
+        require_approval,
         limits,
     })
 }

@@ -63,7 +63,7 @@ pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> 
     let call = &tracker.calls()[only.index];
     let append = call.args_text().get(only.text_from..).unwrap_or_default();
     let (cut, suffix) = match call.partial() {
-        Some(p) => (p.cut_utf16 as i64, p.suffix),
+        Some(p) => (i64::try_from(p.cut_utf16).unwrap_or(i64::MAX), p.suffix),
         None => (-1, String::new()),
     };
     serde_json::to_string(&(tracker.version(), only.index, append, cut, suffix)).ok()

@@ -142,12 +142,11 @@ impl Tracker {
         // The application's own message id is not bounded like the
         // stream's ids; what it keeps counts towards the budget.
         let cost = crate::machine::budget::result_bytes(result);
-        match self.over_budget(cost) {
-            Some(message) => Err(ApplicationError::Limit(message)),
-            None => {
-                self.retained += cost;
-                Ok(())
-            }
+        if let Some(message) = self.over_budget(cost) {
+            Err(ApplicationError::Limit(message))
+        } else {
+            self.retained += cost;
+            Ok(())
         }
     }
 

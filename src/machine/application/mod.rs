@@ -64,7 +64,7 @@ pub struct ToolMessage {
 }
 
 impl ToolMessage {
-    /// The message as a `serde_json` value. Content serde_json cannot
+    /// The message as a `serde_json` value. Content `serde_json` cannot
     /// represent (nesting deeper than 128 levels, `1e400`) reads as `null`:
     /// [`crate::events::to_json`] of the message keeps it exact.
     pub fn to_value(&self) -> Value {
@@ -110,24 +110,57 @@ impl Serialize for ToolMessage {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ApplicationError {
     /// No call has this id.
-    UnknownCall { id: String },
+    UnknownCall {
+        /// The call's id.
+        id: String,
+    },
     /// The call is still streaming: nothing acts on its arguments yet (T5).
-    Open { id: String },
+    Open {
+        /// The call's id.
+        id: String,
+    },
     /// The call was open when its run failed (L5); there is nothing to answer.
-    Abandoned { id: String },
+    Abandoned {
+        /// The call's id.
+        id: String,
+    },
     /// The call already has an answer.
-    Answered { id: String, by: ResultSource },
+    Answered {
+        /// The call's id.
+        id: String,
+        /// Who answered it.
+        by: ResultSource,
+    },
     /// Approving a call the application declined.
-    Declined { id: String },
+    Declined {
+        /// The call's id.
+        id: String,
+    },
     /// The call is neither pending nor a call to an advertised tool: until
     /// its run finishes it is the producer's to answer.
-    NotTheApplications { id: String, name: String },
+    NotTheApplications {
+        /// The call's id.
+        id: String,
+        /// The tool the call invokes.
+        name: String,
+    },
     /// The tool requires approval (rule S3) and the call has none.
-    ApprovalRequired { id: String, name: String },
+    ApprovalRequired {
+        /// The call's id.
+        id: String,
+        /// The tool the call invokes.
+        name: String,
+    },
     /// The message id is already used in the thread.
-    MessageIdInUse { message_id: String },
+    MessageIdInUse {
+        /// The message id.
+        message_id: String,
+    },
     /// Content must be a string or a list of content parts.
-    InvalidContent { id: String },
+    InvalidContent {
+        /// The call's id.
+        id: String,
+    },
     /// The run input leaves these calls unanswered (rule F6).
     Unanswered(Vec<UnansweredCall>),
     /// The run input could not be read.
@@ -136,14 +169,20 @@ pub enum ApplicationError {
     RunActive,
     /// The stream stopped on a fatal violation; the tracker follows no
     /// further run.
-    Stopped { code: &'static str },
+    Stopped {
+        /// The fatal rule's id.
+        code: &'static str,
+    },
     /// The run input's history would exceed a limit (rule S5).
     Limit(String),
 }
 
 impl fmt::Display for ApplicationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ApplicationError::*;
+        use ApplicationError::{
+            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
+            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
+        };
         match self {
             UnknownCall { id } => write!(f, "no tool call {id:?} in this thread"),
             Open { id } => write!(
@@ -203,7 +242,10 @@ impl ApplicationError {
     /// assert_eq!(e.tool_call_ids(), ["c1"]);
     /// ```
     pub fn kind(&self) -> &'static str {
-        use ApplicationError::*;
+        use ApplicationError::{
+            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
+            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
+        };
         match self {
             UnknownCall { .. } => "unknownCall",
             Open { .. } => "open",
@@ -225,7 +267,10 @@ impl ApplicationError {
     /// The calls the refusal is about: the one operated on, or each call a
     /// run input leaves unanswered.
     pub fn tool_call_ids(&self) -> Vec<&str> {
-        use ApplicationError::*;
+        use ApplicationError::{
+            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
+            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
+        };
         match self {
             UnknownCall { id }
             | Open { id }
