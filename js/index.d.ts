@@ -147,6 +147,42 @@ export declare class ToolCallStreamError extends Error {
   constructor(violation: Violation);
 }
 
+/** Why the tracker refused an application operation. */
+export type RefusalKind =
+  | "unknownCall"
+  | "open"
+  | "abandoned"
+  | "answered"
+  | "declined"
+  | "notTheApplications"
+  | "approvalRequired"
+  | "messageIdInUse"
+  | "invalidContent"
+  | "unanswered"
+  | "malformedInput"
+  | "runActive"
+  | "stopped"
+  | "limit";
+
+/** A call a run input leaves unanswered. */
+export interface UnansweredCall {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** The application answered it, but the input does not carry the answer. */
+  readonly answerLeftOut: boolean;
+}
+
+/** Thrown by `approve`, `decline`, `answer`, `fail` and `startRun` when the tracker refuses; nothing changed. */
+export declare class ToolCallRefusedError extends Error {
+  readonly name: "ToolCallRefusedError";
+  readonly kind: RefusalKind;
+  /** The call operated on, or each call a run input leaves unanswered. */
+  readonly toolCallIds: readonly string[];
+  /** With kind `unanswered`: each call the input leaves unanswered. */
+  readonly unanswered: readonly UnansweredCall[];
+  constructor(record: { kind: RefusalKind; message: string; toolCallIds: string[]; unanswered?: UnansweredCall[] });
+}
+
 /** The tool-call state of one AG-UI thread. */
 export declare class ToolCallTracker {
   constructor(options?: TrackerOptions);

@@ -26,6 +26,20 @@ export class ToolCallStreamError extends Error {
 }
 
 /**
+ * Thrown by the application's operations (`approve`, `decline`, `answer`,
+ * `fail`, `startRun`) when the tracker refuses one; nothing changed.
+ */
+export class ToolCallRefusedError extends Error {
+  constructor({ kind, message, toolCallIds, unanswered = [] }) {
+    super(message);
+    this.name = "ToolCallRefusedError";
+    this.kind = kind;
+    this.toolCallIds = Object.freeze(toolCallIds);
+    this.unanswered = Object.freeze(unanswered.map((u) => Object.freeze(u)));
+  }
+}
+
+/**
  * The tool-call state of one AG-UI thread: feed it the events an agent
  * streams, read immutable snapshots back.
  */
@@ -77,27 +91,27 @@ export class ToolCallTracker {
 
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
-    this.#applied(this.#core.startRun(JSON.stringify(input)));
+    this.#applied(() => this.#core.startRun(JSON.stringify(input)));
   }
 
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
-    return this.#applied(this.#core.approve(String(toolCallId)));
+    return this.#applied(() => this.#core.approve(String(toolCallId)));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
-    return this.#applied(this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
+    return this.#applied(() => this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
-    return this.#applied(this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
+    return this.#applied(() => this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
   }
 
   /** Answers a completed call with a failure. */
   fail(toolCallId, error, content) {
-    return this.#applied(this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
+    return this.#applied(() => this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
@@ -112,12 +126,23 @@ export class ToolCallTracker {
   }
 
   #pushed(record) {
-    const snapshot = this.#applied(record);
+    const snapshot = this.#apply(record);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
 
-  #applied(record) {
+  #applied(operation) {
+    let record;
+    try {
+      record = operation();
+    } catch (thrown) {
+      // The binding throws a refusal as JSON text, anything else as an Error.
+      throw typeof thrown === "string" ? new ToolCallRefusedError(JSON.parse(thrown)) : thrown;
+    }
+    return this.#apply(record);
+  }
+
+  #apply(record) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));
     if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);

@@ -2,6 +2,7 @@
 // checks and takes seconds. Called by `npm start` and `npm test`.
 //
 //   - the wasm32-unknown-unknown Rust target
+//   - the toolchain of Cargo.toml's `rust-version`, to build the library with it
 //   - the wasm-bindgen CLI at exactly the version in Cargo.lock
 //   - the npm devDependencies, from the committed lockfile
 //   - Chromium and ChromeDriver (Debian packages) for the browser tests
@@ -14,6 +15,22 @@ function ensureWasmTarget() {
   const installed = capture("rustup", ["target", "list", "--installed"]) ?? "";
   if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
     run("rustup", ["target", "add", "wasm32-unknown-unknown"]);
+  }
+}
+
+/** The oldest Rust the crate declares it builds with (Cargo.toml `rust-version`). */
+export function declaredRustVersion() {
+  const manifest = readFileSync(path.join(root, "Cargo.toml"), "utf8");
+  const match = manifest.match(/^rust-version = "([^"]+)"/m);
+  if (!match) throw new Error("Cargo.toml declares no rust-version");
+  return match[1];
+}
+
+function ensureDeclaredToolchain() {
+  const version = declaredRustVersion();
+  const installed = capture("rustup", ["target", "list", "--installed", "--toolchain", version]) ?? "";
+  if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
+    run("rustup", ["toolchain", "install", version, "--profile", "minimal", "--target", "wasm32-unknown-unknown"]);
   }
 }
 
@@ -54,6 +71,7 @@ function ensureChromium() {
 
 export function setup() {
   ensureWasmTarget();
+  ensureDeclaredToolchain();
   ensureWasmBindgenCli();
   ensureNodeModules();
   ensureChromium();

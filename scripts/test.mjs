@@ -1,10 +1,11 @@
 // `npm test`: every check, in order, stopping at the first failure.
-//   setup -> rustfmt -> clippy (native and wasm32) -> native tests -> build
+//   setup -> rustfmt -> clippy (native and wasm32) -> the library with the
+//   declared rust-version -> native tests -> build
 //   -> wasm-bindgen-test in Node and in headless Chromium -> JS tests on pkg/
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { root, run, main } from "./lib.mjs";
-import { setup } from "./setup.mjs";
+import { setup, declaredRustVersion } from "./setup.mjs";
 import { buildPackage } from "./build.mjs";
 
 const wasmTarget = ["--target", "wasm32-unknown-unknown"];
@@ -22,6 +23,9 @@ main(async () => {
   run("cargo", ["fmt", "--all", "--check"]);
   run("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"]);
   run("cargo", ["clippy", ...wasmTarget, "--lib", "--test", "wasm_binding", "--", "-D", "warnings"]);
+  const msrv = `+${declaredRustVersion()}`;
+  run("cargo", [msrv, "check", "--lib"]);
+  run("cargo", [msrv, "check", ...wasmTarget, "--lib"]);
   run("cargo", ["test"]);
   await buildPackage();
   run("cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]);

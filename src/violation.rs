@@ -46,6 +46,7 @@ impl Violation {
         event_index: usize,
         message: impl Into<String>,
     ) -> Self {
+        debug_assert!(crate::rules::rule(code).is_some(), "no rule {code}");
         Violation {
             code,
             severity,

@@ -6,22 +6,25 @@
 
 mod application;
 mod apply;
+mod changes;
 mod indices;
+pub(crate) mod lanes;
 pub(crate) mod plan;
 mod state;
 mod validation;
 
 pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
+pub use changes::{CallChange, Changes};
 pub use state::{
     CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
 };
 pub use validation::Validation;
 
 use crate::args::ArgsLimits;
-use crate::chunks::Lanes;
 use crate::events::{Event, Tool};
 use crate::violation::{Severity, Violation};
 use indices::Indices;
+use lanes::Lanes;
 use std::collections::{HashMap, HashSet};
 
 /// Bounds on what one thread may make the tracker hold (rule S5).
@@ -110,7 +113,7 @@ pub struct Tracker {
     pub(crate) fatal: Option<Violation>,
     pub(crate) events_seen: usize,
     pub(crate) version: u64,
-    pub(crate) changes: crate::snapshot::Bookkeeping,
+    pub(crate) changes: changes::Bookkeeping,
     pub(crate) schemas: validation::Schemas,
 }
 

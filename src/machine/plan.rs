@@ -2,9 +2,9 @@
 //! rule checked before anything changes (validate-then-apply). A rejected
 //! event leaves the tracker exactly as it was.
 
+use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
-use crate::chunks::{owner_name, LaneKey, ToolChunk};
 use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};

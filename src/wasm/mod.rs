@@ -11,7 +11,7 @@ mod regexp;
 
 use crate::sse::SseDecoder;
 use crate::{ApplicationError, Tracker};
-use records::{ChangeRecord, SummaryRecord};
+use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -81,7 +81,7 @@ impl WasmTracker {
     }
 
     /// Records the user's approval of a completed call (rule S3).
-    pub fn approve(&mut self, id: &str) -> Result<String, JsError> {
+    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
         self.applied(|t| t.approve(id))
     }
 
@@ -91,7 +91,7 @@ impl WasmTracker {
         id: &str,
         reason: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         self.applied(|t| t.decline(id, reason.as_deref(), message_id))
     }
 
@@ -102,9 +102,10 @@ impl WasmTracker {
         id: &str,
         content_json: &str,
         message_id: &str,
-    ) -> Result<String, JsError> {
-        let content = serde_json::from_str(content_json)
-            .map_err(|e| JsError::new(&format!("answer content is not JSON: {e}")))?;
+    ) -> Result<String, JsValue> {
+        let content = serde_json::from_str(content_json).map_err(|e| {
+            JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
+        })?;
         self.applied(|t| t.answer(id, content, message_id))
     }
 
@@ -115,7 +116,7 @@ impl WasmTracker {
         error: &str,
         content: Option<String>,
         message_id: &str,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let content = content.map(serde_json::Value::String);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
@@ -123,7 +124,7 @@ impl WasmTracker {
     /// Checks the next run's input (rule F6) and advertises its tools;
     /// refused with an error naming each unanswered call.
     #[wasm_bindgen(js_name = startRun)]
-    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsError> {
+    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsValue> {
         self.applied(|t| t.start_run_json(input_json))
     }
 
@@ -150,13 +151,17 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
-    /// Runs an application operation; its change record, or its error as a
-    /// JS `Error` (the tracker is then unchanged).
+    /// Runs an application operation; its change record, or its refusal
+    /// thrown as a `RefusalRecord` in JSON text, which the JS layer turns
+    /// into a `ToolCallRefusedError` (the tracker is then unchanged).
     fn applied(
         &mut self,
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
-    ) -> Result<String, JsError> {
-        operation(&mut self.tracker).map_err(|e| JsError::new(&e.to_string()))?;
+    ) -> Result<String, JsValue> {
+        operation(&mut self.tracker).map_err(|e| {
+            let record = serde_json::to_string(&RefusalRecord::new(&e)).unwrap_or_default();
+            JsValue::from_str(&record)
+        })?;
         Ok(self.take_changes())
     }
 

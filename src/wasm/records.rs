@@ -6,8 +6,8 @@ use crate::args::{ArgsError, ArgsErrorKind};
 use crate::events::Outcome;
 use crate::schema::ValidationError;
 use crate::{
-    CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, Tracker,
-    Validation, Violation,
+    ApplicationError, CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall,
+    ToolResult, Tracker, Validation, Violation,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -331,4 +331,47 @@ fn answer(call: &ToolCall) -> Option<&ToolResult> {
     answers
         .rfind(|r| r.source == ResultSource::Application)
         .or(first)
+}
+
+/// An application operation the tracker refused, as the JS layer's
+/// `ToolCallRefusedError` reads it: the kind, the message and the calls
+/// concerned (for a refused run input, each unanswered call).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RefusalRecord<'a> {
+    kind: &'static str,
+    message: String,
+    tool_call_ids: Vec<&'a str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unanswered: Vec<UnansweredRecord<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct UnansweredRecord<'a> {
+    tool_call_id: &'a str,
+    tool_name: &'a str,
+    answer_left_out: bool,
+}
+
+impl<'a> RefusalRecord<'a> {
+    pub fn new(error: &'a ApplicationError) -> Self {
+        let unanswered = match error {
+            ApplicationError::Unanswered(calls) => calls
+                .iter()
+                .map(|c| UnansweredRecord {
+                    tool_call_id: &c.tool_call_id,
+                    tool_name: &c.tool_name,
+                    answer_left_out: c.answer_left_out,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        RefusalRecord {
+            kind: error.kind(),
+            message: error.to_string(),
+            tool_call_ids: error.tool_call_ids(),
+            unanswered,
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! What the application does with the calls a run leaves it: approve,
-//! answer, fail or decline each one (rules S3, F5; module `dispose`), then
+//! answer, fail or decline each one (rules S3, F5; module `decisions`), then
 //! check and start the run that continues the thread (rule F6; module
 //! `next_run`).
 //!
@@ -36,10 +36,10 @@
 //! assert!(t.tool_messages().is_empty());
 //! ```
 
-mod dispose;
+mod decisions;
 mod next_run;
 
-pub use dispose::DECLINED_CONTENT;
+pub use decisions::DECLINED_CONTENT;
 pub use next_run::UnansweredCall;
 
 use crate::machine::ResultSource;
@@ -164,6 +164,58 @@ impl fmt::Display for ApplicationError {
                 "the stream stopped on a fatal violation ({code}); the tracker follows no further run"
             ),
             Limit(message) => write!(f, "the run input exceeds a limit: {message}"),
+        }
+    }
+}
+
+impl ApplicationError {
+    /// The kind of refusal, as the JS layer's `ToolCallRefusedError.kind`
+    /// names it.
+    ///
+    /// ```
+    /// use agui_tool_calls::ApplicationError;
+    ///
+    /// let e = ApplicationError::Open { id: "c1".into() };
+    /// assert_eq!(e.kind(), "open");
+    /// assert_eq!(e.tool_call_ids(), ["c1"]);
+    /// ```
+    pub fn kind(&self) -> &'static str {
+        use ApplicationError::*;
+        match self {
+            UnknownCall { .. } => "unknownCall",
+            Open { .. } => "open",
+            Abandoned { .. } => "abandoned",
+            Answered { .. } => "answered",
+            Declined { .. } => "declined",
+            NotTheApplications { .. } => "notTheApplications",
+            ApprovalRequired { .. } => "approvalRequired",
+            MessageIdInUse { .. } => "messageIdInUse",
+            InvalidContent { .. } => "invalidContent",
+            Unanswered(_) => "unanswered",
+            MalformedInput(_) => "malformedInput",
+            RunActive => "runActive",
+            Stopped { .. } => "stopped",
+            Limit(_) => "limit",
+        }
+    }
+
+    /// The calls the refusal is about: the one operated on, or each call a
+    /// run input leaves unanswered.
+    pub fn tool_call_ids(&self) -> Vec<&str> {
+        use ApplicationError::*;
+        match self {
+            UnknownCall { id }
+            | Open { id }
+            | Abandoned { id }
+            | Answered { id, .. }
+            | Declined { id }
+            | NotTheApplications { id, .. }
+            | ApprovalRequired { id, .. }
+            | InvalidContent { id } => vec![id.as_str()],
+            Unanswered(calls) => calls.iter().map(|c| c.tool_call_id.as_str()).collect(),
+            MessageIdInUse { .. } | MalformedInput(_) | RunActive | Stopped { .. } | Limit(_) => {
+                Vec::new()
+            }
         }
     }
 }

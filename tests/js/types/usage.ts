@@ -3,6 +3,8 @@
 import {
   ToolCallTracker,
   ToolCallStreamError,
+  ToolCallRefusedError,
+  type RefusalKind,
   type Snapshot,
   type ToolCallState,
   type ToolMessage,
@@ -73,3 +75,17 @@ new ToolCallTracker({ limits: { maxDepth: "deep" } });
 const fromHook: Snapshot = useToolCalls(tracker);
 void fromHook;
 tracker.free();
+
+// Refusals are typed: the kind narrows to the known ones, the ids are strings.
+try {
+  tracker.startRun({ threadId: "t", runId: "r3", messages: [], tools: [] });
+} catch (e) {
+  if (e instanceof ToolCallRefusedError) {
+    const kind: RefusalKind = e.kind;
+    const ids: readonly string[] = e.toolCallIds;
+    const leftOut: boolean | undefined = e.unanswered[0]?.answerLeftOut;
+    // @ts-expect-error not a refusal kind
+    const wrong: "nope" = e.kind;
+    void [kind, ids, leftOut, wrong];
+  }
+}

@@ -6,9 +6,9 @@
 //! A chunk with another id closes the lane's item and opens its own; an
 //! explicit event closes its own lane first (rule C5).
 
+use super::plan::{CallRef, Op, Plan};
+use super::Tracker;
 use crate::events::Text;
-use crate::machine::plan::{CallRef, Op, Plan};
-use crate::machine::Tracker;
 use crate::quote::{quoted, quoted_or_none};
 use crate::violation::Violation;
 use std::collections::HashMap;

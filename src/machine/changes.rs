@@ -5,7 +5,7 @@
 //! Bookkeeping is proportional to the changes: a call is marked dirty once
 //! (a flag on the call plus an index in a list), never found by a scan.
 
-use crate::machine::Tracker;
+use super::Tracker;
 use std::ops::Range;
 
 /// Dirty marks between two [`Tracker::take_changes`].

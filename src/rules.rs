@@ -1,0 +1,115 @@
+//! The rules of the protocol's tool-call section, as data: the one source of
+//! every rule id, its class and its one-line wording. `docs/rules.md`, the
+//! checker's rule titles and its SARIF rule metadata are checked against this
+//! table by `tests/rules_table.rs`.
+
+use serde::Serialize;
+
+/// What breaking (or following) a rule means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleClass {
+    /// The stream is broken; every later event is refused.
+    Fatal,
+    /// A MUST was broken; processing continues.
+    Violation,
+    /// A SHOULD, or a suspicious pattern.
+    Warning,
+    /// What the state and snapshot show; not reported by itself (some of
+    /// these rules still report a violation when their limits are crossed,
+    /// such as `S5`).
+    Behaviour,
+}
+
+/// One rule: its id, its class, a title and a one-line summary.
+///
+/// ```
+/// use agui_tool_calls::rules::{rule, RuleClass};
+///
+/// let t1 = rule("T1").unwrap();
+/// assert_eq!(t1.class, RuleClass::Fatal);
+/// assert!(rule("Z9").is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Rule {
+    /// The rule id, such as `T1`.
+    pub id: &'static str,
+    /// The rule's class.
+    pub class: RuleClass,
+    /// What the rule is about, in a few words (the checker's rule titles).
+    pub title: &'static str,
+    /// The rule in one line.
+    pub summary: &'static str,
+}
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+const fn r(id: &'static str, class: RuleClass, title: &'static str, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        class,
+        title,
+        summary,
+    }
+}
+
+use RuleClass::{Behaviour, Fatal, Violation, Warning};
+
+/// Every rule, in the order of the rule table.
+pub const RULES: &[Rule] = &[
+    r("L1", Fatal, "The first event is RUN_STARTED (or RUN_ERROR), unless the stream is a fragment.", "A stream that is not a fragment starts with RUN_STARTED or RUN_ERROR."),
+    r("L2", Fatal, "RUN_STARTED while a run is active.", "A run starts only when no run is active."),
+    r("L3", Fatal, "After RUN_FINISHED only RUN_STARTED or RUN_ERROR; after RUN_ERROR only RUN_STARTED.", "Nothing but a new run (or a RUN_ERROR after RUN_FINISHED) follows a finished or errored run."),
+    r("L4", Fatal, "RUN_FINISHED while a tool call is open.", "A run finishes only when every one of its calls is closed; the error names every open call."),
+    r("L5", Behaviour, "RUN_ERROR abandons open calls.", "RUN_ERROR marks open calls abandoned, without a violation; abandoned calls are never pending."),
+    r("L6", Behaviour, "Several runs make one thread.", "Calls of earlier runs stay; per-run bookkeeping resets at RUN_STARTED."),
+    r("L7", Behaviour, "The run's outcome is shown.", "RUN_FINISHED.outcome is absent, success or interrupt; the snapshot shows status and outcome."),
+    r("T1", Fatal, "TOOL_CALL_ARGS for a call that is not open.", "Arguments extend only an open call."),
+    r("T2", Fatal, "TOOL_CALL_END for a call that is not open.", "Only an open call can be closed."),
+    r("T3", Fatal, "TOOL_CALL_START for a call that is already open.", "A call that is open cannot be started again."),
+    r("T4", Behaviour, "The argument text is the deltas concatenated.", "The text is kept exactly as streamed; it is never refused for not being JSON."),
+    r("T5", Behaviour, "Nothing acts on arguments before TOOL_CALL_END.", "An open call has text and a partial value only; answering an open call is refused."),
+    r("T6", Behaviour, "Closing establishes completeness, not validity.", "At TOOL_CALL_END the text is parsed; a parse error is recorded on the call, not a violation."),
+    r("T7", Behaviour, "A closed call may be reopened.", "A new TOOL_CALL_START with the same id reopens a closed call; deltas append to its text."),
+    r("T8", Fatal, "A reopening TOOL_CALL_START disagrees with the call it reopens.", "A reopen keeps the call's name, parent message and owner."),
+    r("T9", Behaviour, "A result is a tool message of its own.", "TOOL_CALL_RESULT answers its call without reopening it; its content is opaque."),
+    r("T10", Warning, "A result for a call never seen.", "A result names a call the tracker knows."),
+    r("T11", Violation, "A result for a call that is still open.", "A call is answered only once it is closed."),
+    r("T12", Warning, "A second result for the same call.", "A call is answered once."),
+    r("C1", Fatal, "The first chunk of a call carries toolCallId and toolCallName.", "A chunk that opens a call names it and its tool."),
+    r("C2", Fatal, "A continuation chunk repeats toolCallName or parentMessageId with another value.", "A continuation chunk agrees with the call it continues."),
+    r("C3", Behaviour, "Chunks expand into start, args and end.", "Chunks expand exactly as the streaming pattern says."),
+    r("C4", Behaviour, "A chunk that several lanes could claim.", "One lane per owner; an unnamed chunk that several lanes could claim is fatal."),
+    r("C5", Behaviour, "Explicit events close chunk lanes.", "An explicit event closes its own lane's chunked call; run events close every lane."),
+    r("C6", Fatal, "A chunk whose owner disagrees with the lane that holds its id.", "A chunk belongs to the lane that holds its id."),
+    r("C7", Behaviour, "Text chunks expand the same way.", "TEXT_MESSAGE_CHUNK uses the same lanes; an opening text chunk without messageId is fatal."),
+    r("A1", Behaviour, "A message's owner is its first writer.", "TEXT_MESSAGE_START or an opening text chunk records the message's owner; the first writer wins."),
+    r("A2", Fatal, "A tool call's subagentRunId disagrees with the owner of its parent message.", "A tool call belongs to the message that carries it."),
+    r("A3", Fatal, "An event's subagentRunId disagrees with the owner of its call.", "Arguments, ends and chunks come from the call's owner."),
+    r("A4", Fatal, "A call reopened under another owner.", "A reopen keeps the call's owner, explicit or inherited."),
+    r("A5", Behaviour, "History seeds owners and calls.", "MESSAGES_SNAPSHOT and the run input's messages seed owners, known calls and their answers."),
+    r("A6", Fatal, "subagentRunId is null (it must be omitted).", "An absent owner is omitted, never null."),
+    r("A7", Behaviour, "A result carries its own attribution.", "A result is not checked against its call's owner."),
+    r("F1", Behaviour, "Advertised tools make frontend calls.", "Tools come from the options, the run input and RUN_STARTED.input.tools."),
+    r("F2", Behaviour, "Closed, unanswered calls are pending at run end.", "When a run finishes, its closed calls without a result are pending, in start order."),
+    r("F3", Violation, "outcome.pendingToolCallIds disagrees with the calls left pending.", "The producer's list of pending calls agrees with the derived one."),
+    r("F4", Violation, "The producer answered a frontend tool call.", "A producer that calls a frontend tool does not answer it."),
+    r("F5", Behaviour, "The application answers, fails or declines each pending call.", "Each disposal gives exactly one tool message for the next run's input."),
+    r("F6", Behaviour, "The next run answers every pending call.", "A run input that leaves a pending call unanswered is refused, naming each call."),
+    r("F7", Warning, "A call to an unadvertised tool left unanswered at run end.", "Calls to tools the application never advertised are flagged."),
+    r("S1", Behaviour, "Arguments are validated against the tool's schema.", "At close, an advertised tool's arguments are checked against its JSON Schema."),
+    r("S2", Behaviour, "Calls without a schema are unvalidated.", "A call with no advertised schema is marked unvalidated."),
+    r("S3", Behaviour, "Consent is explicit.", "Only the application approves or declines; a tool may require approval before an answer."),
+    r("S4", Behaviour, "Result content is opaque.", "Result content is never read as protocol material."),
+    r("S5", Behaviour, "A limit was exceeded.", "Limits are enforced with a clear error; no input exhausts the tracker."),
+    r("S6", Behaviour, "No eval; arguments shown as text.", "No eval or new Function; examples render arguments as text."),
+    r("E1", Behaviour, "Events as objects, JSON text or event-stream bytes.", "Raw text/event-stream input may be split anywhere."),
+    r("E2", Fatal, "A malformed event.", "An event that is not an object or lacks a well-typed required field is fatal, naming the field."),
+    r("E3", Warning, "An unknown event type.", "An unknown event type is passed over; unknown fields are tolerated."),
+    r("N1", Behaviour, "Snapshots are immutable and keep identity.", "An unchanged tracker returns the identical snapshot; an unchanged call keeps its object."),
+    r("N2", Behaviour, "A snapshot shows the whole state.", "Run status, open, completed and pending calls, results, violations and the fatal error."),
+    r("N3", Behaviour, "Calls are listed in start order.", "Calls are listed in the order they were first started."),
+];
