@@ -1,23 +1,34 @@
 #!/usr/bin/env node
 // `agui-tool-calls check [FILE...]`: checks recorded AG-UI streams with the
 // same wasm core the browser package runs, so a stream gets one verdict
-// everywhere.
-import { readFileSync } from "node:fs";
+// everywhere. `agui-tool-calls inspect [FILE...]` serves a page that does
+// the same in the browser, and replays each stream event by event.
+import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { checkInput, checkOptions } from "./check/check.js";
 import { textReport } from "./check/report/text.js";
 import { jsonReport } from "./check/report/json.js";
 import { junitReport } from "./check/report/junit.js";
 import { sarifReport } from "./check/report/sarif.js";
+import { htmlReport } from "./check/report/html-document.js";
+import { READ_LIMITS } from "./check/stream.js";
+import { countVerdicts } from "./check/diagnostics.js";
 
 const USAGE = `Usage: agui-tool-calls check [options] FILE...
+       agui-tool-calls inspect [options] [FILE...] [--port N] [--open]
 
-Checks recorded AG-UI event streams against the tool-call rules.
-A FILE is JSON Lines (one event a line) or a raw text/event-stream capture,
-told apart by its first bytes; "-" reads standard input.
+check: checks recorded AG-UI event streams against the tool-call rules.
+A FILE is JSON Lines (one event a line), a raw text/event-stream capture,
+a curl -i / curl -v capture or a HAR file, any of them gzipped, told apart
+by its first bytes; "-" reads standard input.
+
+inspect: serves a page on 127.0.0.1 (its URL is the first line printed)
+that checks the FILEs, and any file dropped on it, in the browser, and
+replays each stream event by event. Nothing leaves the machine.
 
 Options:
-  --format FORMAT       text (default), json, junit or sarif
+  --format FORMAT       text (default), json, junit, sarif or html
+  -o, --output FILE     write the report to FILE instead of standard output
   --tools FILE          the advertised tools: a JSON array of AG-UI Tool
                         objects, or {"tools": [...]} (else each run's
                         RUN_STARTED.input.tools)
@@ -25,6 +36,11 @@ Options:
   --max-args-bytes N    limit on one call's argument text (bytes)
   --max-depth N         limit on the nesting depth of arguments
   --max-calls N         limit on the calls of one stream
+  --max-line-bytes N    limit on one line of a stream (default 64 MiB)
+  --max-capture-bytes N limit on a curl capture or HAR file, read whole
+                        (default 256 MiB)
+  --port N              inspect: the port (default: any free one)
+  --open                inspect: open the page in the default browser
   -h, --help            this help
   -v, --version         the package version
 
@@ -32,8 +48,10 @@ Exit status: 0 every stream clean (warnings allowed), 1 a violation in some
 stream, 2 a fatal error in some stream, an unreadable input or a usage error.
 `;
 
-const FORMATS = ["text", "json", "junit", "sarif"];
+const FORMATS = ["text", "json", "junit", "sarif", "html"];
 const PROGRESS_FROM = 4 * 1024 * 1024;
+/** Events an HTML report shows per stream in its timeline. */
+const HTML_EVENTS = 5000;
 
 class UsageError extends Error {}
 
@@ -68,24 +86,73 @@ async function run(argv) {
     return 0;
   }
   const [command, ...files] = args.positionals;
-  if (command !== "check") {
-    throw new UsageError(command === undefined ? "no command given (the command is \"check\")" : `unknown command "${command}"`);
+  if (command !== "check" && command !== "inspect") {
+    throw new UsageError(command === undefined ? 'no command given ("check" or "inspect")' : `unknown command "${command}"`);
+  }
+  const options = trackerOptions(args.values);
+  const limits = readLimits(args.values);
+  if (command === "inspect") {
+    if (files.includes("-")) throw new UsageError('inspect reads files, not standard input ("-")');
+    return inspect(files, options, limits, args.values);
   }
   if (files.length === 0) throw new UsageError('no input: name the files to check, or "-" for standard input');
   const format = args.values.format ?? "text";
   if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);
-  const options = trackerOptions(args.values);
 
   const results = [];
+  const collect = format === "html" ? { maxEvents: HTML_EVENTS } : null;
   for (const file of files) {
-    const result = await checkInput(file, options, progressMeter);
-    if (result.verdict === "unreadable") process.stderr.write(`error: ${result.error}\n`);
-    results.push(result);
+    // Each input is checked on its own: one unreadable or oversized is
+    // reported, and the others still are.
+    for (const result of await checkInput(file, options, { limits, collect, progress: progressMeter })) {
+      if (result.verdict === "unreadable") process.stderr.write(`error: ${result.error}\n`);
+      for (const note of result.verdict === "unreadable" ? result.notes ?? [] : []) process.stderr.write(`note: ${note}\n`);
+      results.push(result);
+    }
   }
   const totals = countVerdicts(results);
   const exitCode = totals.fatal + totals.unreadable > 0 ? 2 : totals.violations > 0 ? 1 : 0;
-  process.stdout.write(render(format, results, totals, exitCode));
+  const report = render(format, results, totals, exitCode);
+  if (args.values.output !== undefined) writeFileSync(args.values.output, report);
+  else process.stdout.write(report);
   return exitCode;
+}
+
+/** `inspect`: serves the inspector page until interrupted. */
+async function inspect(files, options, limits, values) {
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number, not "${values.port}"`);
+  const { serveInspector } = await import("./check/inspector/server.js");
+  const server = await serveInspector({ files, options, limits, port, version: packageVersion() });
+  process.stdout.write(`${server.url}\n`);
+  process.stdout.write(`Serving the inspector for ${files.length === 0 ? "dropped files" : files.join(", ")}; Ctrl-C stops it.\n`);
+  if (values.open) openBrowser(server.url);
+  await new Promise((resolve) => {
+    const stop = () => server.close().then(resolve);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  return 0;
+}
+
+async function openBrowser(url) {
+  const { spawn } = await import("node:child_process");
+  const [cmd, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  const child = spawn(cmd, args, { stdio: "ignore", detached: true });
+  child.on("error", () => process.stderr.write(`could not open a browser (${cmd}); open ${url}\n`));
+  child.unref();
+}
+
+function readLimits(values) {
+  const limits = {};
+  for (const [flag, key] of [["max-line-bytes", "maxLineBytes"], ["max-capture-bytes", "maxCaptureBytes"]]) {
+    if (values[flag] === undefined) continue;
+    const n = Number(values[flag]);
+    if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} takes a positive whole number, not "${values[flag]}"`);
+    limits[key] = n;
+  }
+  return { ...READ_LIMITS, ...limits };
 }
 
 function parse(argv) {
@@ -100,6 +167,11 @@ function parse(argv) {
         "max-args-bytes": { type: "string" },
         "max-depth": { type: "string" },
         "max-calls": { type: "string" },
+        "max-line-bytes": { type: "string" },
+        "max-capture-bytes": { type: "string" },
+        output: { type: "string", short: "o" },
+        port: { type: "string" },
+        open: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "v" },
       },
@@ -149,12 +221,6 @@ function readTools(file) {
   });
 }
 
-function countVerdicts(results) {
-  const totals = { streams: results.length, clean: 0, warnings: 0, violations: 0, fatal: 0, unreadable: 0 };
-  for (const r of results) totals[r.verdict]++;
-  return totals;
-}
-
 function render(format, results, totals, exitCode) {
   switch (format) {
     case "json":
@@ -163,6 +229,8 @@ function render(format, results, totals, exitCode) {
       return junitReport(results, totals);
     case "sarif":
       return sarifReport(results, packageVersion());
+    case "html":
+      return htmlReport(results, totals, packageVersion());
     default:
       return textReport(results, totals, useColour());
   }

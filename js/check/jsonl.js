@@ -1,37 +1,61 @@
 // JSON Lines read incrementally: bytes in, one event's text out per line.
-// Only the unfinished last line is kept between chunks.
+// Only the unfinished last line is kept between chunks, and no longer than
+// the line limit.
+import { concat, utf8 } from "./bytes.js";
+import { looksLikeSseLine } from "./detect.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Splits chunks of bytes into lines and hands each non-blank one to `onLine(text, lineNumber)`. */
+/**
+ * Splits chunks of bytes into lines and hands each non-blank one to
+ * `onLine(text, lineNumber)`. A line of text/event-stream (`data: ...`) goes
+ * to `onForeign(lineNumber, text)` instead: the file mixes formats. A line
+ * over `maxLineBytes` goes to `onOversized(lineNumber, bytes)` and stops the
+ * reading.
+ */
 export class JsonlReader {
-  #onLine;
+  #on;
+  #max;
   #pending = []; // pieces of the line that is not finished yet
-  #line = 1;
+  #pendingBytes = 0;
+  #line;
   #started = false;
 
   /** `onLine` returns false to stop the reading (the stream is broken). */
-  constructor(onLine) {
-    this.#onLine = onLine;
+  constructor({ onLine, onForeign = () => {}, onOversized = () => {}, maxLineBytes = Infinity, firstLine = 1 }) {
+    this.#on = { line: onLine, foreign: onForeign, oversized: onOversized };
+    this.#max = maxLineBytes;
+    this.#line = firstLine;
   }
 
-  /** Reads a chunk; returns false once `onLine` asked to stop. */
+  /** Reads a chunk; returns false once the reading stopped. */
   push(chunk) {
     let pos = this.#skipBom(chunk);
     for (let lf = chunk.indexOf(LF, pos); lf !== -1; lf = chunk.indexOf(LF, pos)) {
+      if (this.#pendingBytes + lf - pos > this.#max) return this.#oversized(this.#pendingBytes + lf - pos);
       const ok = this.#endLine(chunk.subarray(pos, lf));
       pos = lf + 1;
       if (!ok) return false;
     }
-    if (pos < chunk.length) this.#pending.push(chunk.subarray(pos));
+    if (pos < chunk.length) {
+      this.#pendingBytes += chunk.length - pos;
+      if (this.#pendingBytes > this.#max) return this.#oversized(this.#pendingBytes);
+      this.#pending.push(chunk.subarray(pos));
+    }
     return true;
   }
 
   /** The input ended: a last line without a newline is still a line. */
   end() {
     if (this.#pending.length === 0) return true;
-    return this.#endLine(Buffer.alloc(0));
+    return this.#endLine(new Uint8Array(0));
+  }
+
+  #oversized(bytes) {
+    this.#pending = [];
+    this.#on.oversized(this.#line, bytes);
+    return false;
   }
 
   #skipBom(chunk) {
@@ -43,20 +67,27 @@ export class JsonlReader {
   #endLine(tail) {
     let bytes = tail;
     if (this.#pending.length > 0) {
-      bytes = Buffer.concat([...this.#pending, tail]);
+      bytes = concat([...this.#pending, tail]);
       this.#pending = [];
+      this.#pendingBytes = 0;
     }
     const line = this.#line++;
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
-    if (isBlank(bytes, end)) return true;
-    return this.#onLine(bytes.toString("utf8", 0, end), line);
+    let start = 0;
+    while (start < end && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === CR)) start++;
+    if (start === end) return true;
+    // A curl note blanked by http.js: ":" and nothing else.
+    if (bytes[start] === 0x3a && isBlankFrom(bytes, start + 1, end)) return true;
+    const text = utf8(bytes.subarray(0, end));
+    if (bytes[start] !== 0x7b && looksLikeSseLine(text.slice(start))) {
+      this.#on.foreign(line, text.slice(start));
+      return true;
+    }
+    return this.#on.line(text, line);
   }
 }
 
-function isBlank(bytes, end) {
-  for (let i = 0; i < end; i++) {
-    const b = bytes[i];
-    if (b !== 0x20 && b !== 0x09 && b !== CR) return false;
-  }
+function isBlankFrom(bytes, from, end) {
+  for (let i = from; i < end; i++) if (bytes[i] !== 0x20) return false;
   return true;
 }

@@ -103,8 +103,11 @@ impl Tracker {
 
     fn close_call(&mut self, i: usize, status: CallStatus) {
         self.open.remove(&i);
+        // The event being applied was counted already.
+        let closing_event = self.events_seen.checked_sub(1);
         let call = &mut self.calls[i];
         call.status = status;
+        call.closed_at = closing_event;
         call.lane = None;
         self.touch(i);
     }

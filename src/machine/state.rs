@@ -111,6 +111,10 @@ pub struct ToolCall {
     pub consent: Consent,
     /// Whether the arguments satisfy the tool's schema (rules S1, S2).
     pub validation: super::Validation,
+    /// The index of the event that last closed the call (end, chunk lane
+    /// change, run end or error), so a report can place what its arguments
+    /// turned out to be; `None` while open or when known from history.
+    pub closed_at: Option<usize>,
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
@@ -139,6 +143,7 @@ impl ToolCall {
             from_history: false,
             consent: Consent::Unrequested,
             validation: super::Validation::Unvalidated,
+            closed_at: None,
             args,
             args_error: None,
             arguments: None,

@@ -77,7 +77,30 @@ impl WasmTracker {
     /// The whole state, without argument text or values (see
     /// `SummaryRecord`), as JSON.
     pub fn summary(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker)).unwrap_or_default()
+        serde_json::to_string(&SummaryRecord::new(&self.tracker, true)).unwrap_or_default()
+    }
+
+    /// The summary with `violations` left empty: a report reads them in
+    /// pages with [`WasmTracker::violations_json`], so millions of warnings
+    /// never become one string.
+    #[wasm_bindgen(js_name = summaryWithoutViolations)]
+    pub fn summary_without_violations(&self) -> String {
+        serde_json::to_string(&SummaryRecord::new(&self.tracker, false)).unwrap_or_default()
+    }
+
+    /// How many violations the tracker holds.
+    #[wasm_bindgen(js_name = violationCount)]
+    pub fn violation_count(&self) -> usize {
+        self.tracker.violations().len()
+    }
+
+    /// The violations `from..to` (clamped to those held), as a JSON array.
+    #[wasm_bindgen(js_name = violationsJson)]
+    pub fn violations_json(&self, from: usize, to: usize) -> String {
+        let all = self.tracker.violations();
+        let to = to.min(all.len());
+        let from = from.min(to);
+        serde_json::to_string(&all[from..to]).unwrap_or_default()
     }
 
     /// Records the user's approval of a completed call (rule S3).

@@ -79,13 +79,16 @@ pub struct SummaryRecord<'a> {
 }
 
 impl<'a> SummaryRecord<'a> {
-    pub fn new(tracker: &'a Tracker) -> Self {
+    /// `with_violations` false leaves `violations` empty, for a reader that
+    /// takes them in pages (`WasmTracker::violations_json`).
+    pub fn new(tracker: &'a Tracker, with_violations: bool) -> Self {
         let calls = tracker
             .calls()
             .iter()
             .enumerate()
             .map(|(index, call)| CallRecord {
                 partial: None,
+                closed_at: call.closed_at,
                 ..CallRecord::new(index, call, call.args_text().len())
             })
             .collect();
@@ -94,7 +97,11 @@ impl<'a> SummaryRecord<'a> {
             events_seen: tracker.events_seen(),
             run: RunRecord::new(tracker.run()),
             calls,
-            violations: tracker.violations(),
+            violations: if with_violations {
+                tracker.violations()
+            } else {
+                &[]
+            },
             fatal: tracker.fatal(),
         }
     }
@@ -188,6 +195,9 @@ struct CallRecord<'a> {
     consent: &'static str,
     pending: bool,
     reopened: u32,
+    /// In summaries: the event that last closed the call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    closed_at: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<ResultRecord<'a>>,
     results: Vec<ResultRecord<'a>>,
@@ -317,6 +327,7 @@ impl<'a> CallRecord<'a> {
             },
             pending: call.pending,
             reopened: call.reopen_count,
+            closed_at: None,
             result: answer(call).map(ResultRecord::new),
             results: call.results.iter().map(ResultRecord::new).collect(),
         }

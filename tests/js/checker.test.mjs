@@ -41,12 +41,15 @@ const examplePaths = streamFiles.map((f) => path.join(streamsDir, f));
 const exampleReport = checkJson(examplePaths);
 const streamOf = (name) => exampleReport.report.streams.find((s) => path.basename(s.file) === name);
 
+// expected.json holds the core's verdicts; the checker's own findings about
+// the recording and the arguments (`source: "checker"`) are tested below.
 function verdictOf(stream) {
-  const fatal = stream.violations.find((v) => v.severity === "fatal") ?? null;
+  const core = stream.violations.filter((v) => v.source !== "checker");
+  const fatal = core.find((v) => v.severity === "fatal") ?? null;
   return {
     fatal: fatal?.code ?? null,
     fatalEventIndex: fatal?.eventIndex ?? null,
-    violations: stream.violations.filter((v) => v.severity !== "fatal").map((v) => v.code),
+    violations: core.filter((v) => v.severity !== "fatal").map((v) => v.code),
     pending: stream.pending,
   };
 }
@@ -193,10 +196,10 @@ test("a file that is not a stream gets one error line and exit 2", () => {
   const notes = path.join(fixtures, "notes.txt");
   const { stderr, status } = check([notes]);
   assert.equal(status, 2);
-  assert.equal(stderr, `error: ${notes}: not an AG-UI stream (expected JSON Lines or text/event-stream)\n`);
+  assert.equal(stderr, `error: ${notes}: not an AG-UI stream (expected JSON Lines, text/event-stream, a curl capture or a HAR file)\n`);
   const empty = path.join(tmp, "empty.jsonl");
   writeFileSync(empty, "\n\n");
-  assert.equal(check([empty]).stderr, `error: ${empty}: not an AG-UI stream (expected JSON Lines or text/event-stream)\n`);
+  assert.equal(check([empty]).stderr, `error: ${empty}: not an AG-UI stream (expected JSON Lines, text/event-stream, a curl capture or a HAR file)\n`);
 });
 
 test("a missing file gets one error line and exit 2, and the other files are still checked", () => {
@@ -261,7 +264,11 @@ test("lines are counted across CRLF, blank lines, comments, lone CR and multi-li
   );
   const s = checkJson([sse]).report.streams[0];
   assert.equal(s.format, "sse");
-  assert.deepEqual([s.violations[0].code, s.violations[0].eventIndex, s.violations[0].line], ["T2", 3, 14]);
+  const t2 = s.violations.find((v) => v.code === "T2");
+  assert.deepEqual([t2.code, t2.eventIndex, t2.line], ["T2", 3, 14]);
+  // The call's empty argument text is no JSON: the END that closed it (line 9) says so.
+  const t6 = s.violations.find((v) => v.code === "T6");
+  assert.deepEqual([t6.eventIndex, t6.line, t6.severity], [2, 9, "warning"]);
 });
 
 test("the SSE line counter gives the same lines however the bytes are split", async () => {

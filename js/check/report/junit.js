@@ -44,9 +44,9 @@ function suite(r) {
     ["run.status", r.summary.run.status],
     ["calls", r.summary.calls.length],
     ["pending", r.pending.join(",")],
-    ["warnings", warnings.length],
+    ["warnings", r.totals?.warning ?? warnings.length],
   ];
-  const out = warnings.map((v) => `${r.label}:${v.line ?? "?"}: warning[${v.code}]: ${plainMessage(v)} (event ${v.eventIndex})`);
+  const out = warnings.map((v) => `${r.label}:${v.line ?? "?"}: warning[${v.code}]: ${plainMessage(v)}${eventOf(v)}`);
   return (
     `  <testsuite name="${name}" tests="${testsOf(r)}" failures="${failuresOf(r)}" errors="0">\n` +
     `    <properties>\n` +
@@ -61,12 +61,18 @@ function suite(r) {
 function testcase(r, name, v) {
   const open = `    <testcase classname="${attr(r.label)}" name="${attr(name)}"`;
   if (!v) return `${open}/>\n`;
-  const detail = `${r.label}:${v.line ?? "?"}: ${v.severity}[${v.code}]: ${plainMessage(v)} (event ${v.eventIndex})`;
+  const detail = `${r.label}:${v.line ?? "?"}: ${v.severity}[${v.code}]: ${plainMessage(v)}${eventOf(v)}`;
   return `${open}><failure type="${attr(v.code)}" message="${attr(plainMessage(v))}">${text(detail)}</failure></testcase>\n`;
 }
 
 function where(v) {
+  if (v.eventIndex === null || v.eventIndex === undefined) return `line ${v.line}`;
   return v.line === null ? `event ${v.eventIndex}` : `line ${v.line} (event ${v.eventIndex})`;
+}
+
+/** " (event N)", or nothing for a finding about a line that is no event (R2, R3). */
+function eventOf(v) {
+  return v.eventIndex === null || v.eventIndex === undefined ? "" : ` (event ${v.eventIndex})`;
 }
 
 // Characters XML 1.0 cannot carry at all are dropped; markup is escaped.

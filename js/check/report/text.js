@@ -1,6 +1,6 @@
 // The report for people: a header, a table of calls and compiler-style
 // diagnostics (`file:line: severity[RULE]: message`) per stream.
-import { FORMAT_NAMES } from "../input.js";
+import { FORMAT_NAMES } from "../detect.js";
 import { plainMessage } from "./message.js";
 
 const MAX_ROWS = 50; // more calls than this: the JSON report lists them all
@@ -29,10 +29,14 @@ export function textReport(results, totals, colour) {
 
 function streamSection(result, c) {
   const { summary } = result;
-  const out = [`${c.bold(result.label)}: ${header(result)}`];
+  const out = [`${c.bold(result.label)}${result.name ? ` (${cell(result.name, 120)})` : ""}: ${header(result)}`];
+  for (const note of result.notes ?? []) out.push(c.dim(`  note: ${note}`));
   out.push(...callTable(summary.calls, c));
   if (result.pending.length > 0) out.push(`  pending: ${result.pending.join(", ")}`);
   for (const v of result.violations) out.push(diagnostic(result.label, v, c));
+  for (const [code, o] of Object.entries(result.omitted ?? {})) {
+    out.push(`  ... ${o.count - o.shown} more [${code}] not shown (${o.count} in all; --format json counts them by rule)`);
+  }
   out.push(`  ${verdictWord(result.verdict, c)}`);
   return out.join("\n") + "\n";
 }
@@ -43,7 +47,8 @@ function header(result) {
   let status = `run ${run.status}`;
   if (run.outcome?.type) status += ` (${run.outcome.type})`;
   if (run.error) status += ` (${run.error})`;
-  return `${FORMAT_NAMES[result.format]}, ${events}, ${status}`;
+  const inside = (result.containers ?? []).slice().reverse().map((f) => ` in ${FORMAT_NAMES[f]}`).join("");
+  return `${FORMAT_NAMES[result.format]}${inside}, ${events}, ${status}`;
 }
 
 function callTable(calls, c) {
@@ -80,9 +85,9 @@ function resultCell(call) {
   return `answered (${cell(answer.messageId)})`;
 }
 
-function cell(text) {
+function cell(text, max = MAX_CELL) {
   const s = String(text).replace(/[\x00-\x1f\x7f]/g, " ");
-  return s.length > MAX_CELL ? `${s.slice(0, MAX_CELL - 1)}…` : s;
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
 function size(bytes) {
@@ -95,10 +100,12 @@ function size(bytes) {
 export function diagnostic(label, v, c = palette(false)) {
   const where = v.line === null ? label : `${label}:${v.line}`;
   const colour = { fatal: c.red, violation: c.magenta, warning: c.yellow }[v.severity] ?? ((s) => s);
-  const about = [`event ${v.eventIndex}`];
+  const about = v.eventIndex === null || v.eventIndex === undefined ? [] : [`event ${v.eventIndex}`];
   if (v.toolCallId !== undefined) about.push(`toolCallId ${JSON.stringify(v.toolCallId)}`);
   if (v.messageId !== undefined) about.push(`messageId ${JSON.stringify(v.messageId)}`);
-  return `${c.bold(where + ":")} ${colour(`${v.severity}[${v.code}]`)}: ${plainMessage(v)} (${about.join(", ")})`;
+  if (v.count > 1) about.push(`${v.count} times`);
+  const tail = about.length > 0 ? ` (${about.join(", ")})` : "";
+  return `${c.bold(where + ":")} ${colour(`${v.severity}[${v.code}]`)}: ${plainMessage(v)}${tail}`;
 }
 
 function verdictWord(verdict, c) {

@@ -1,0 +1,311 @@
+// Checks one input with the wasm core: bytes in, one result per stream out
+// (a HAR file holds several). Runs in Node (the CLI) and in a browser page
+// (the inspector) alike: no Node API here, only Uint8Array and web streams.
+import "../index.js"; // initialises the embedded wasm module
+import { WasmTracker } from "../agui_tool_calls.js";
+import { gunzip, readAll } from "./bytes.js";
+import { Sniffer, FORMAT_NAMES } from "./detect.js";
+import { Diagnostics, findingsOf } from "./diagnostics.js";
+import { harStreams, HarError } from "./har.js";
+import { CaptureError, formatFromContentType, parseHttpCapture } from "./http.js";
+import { JsonlReader } from "./jsonl.js";
+import { LineMap } from "./line-map.js";
+import { SseLines } from "./sse-lines.js";
+
+/** The checker's reading limits, with their defaults. */
+export const READ_LIMITS = {
+  /** One line of JSON Lines or text/event-stream (bytes). */
+  maxLineBytes: 64 * 1024 * 1024,
+  /** A curl capture or HAR file, which is read whole (bytes, after gunzip). */
+  maxCaptureBytes: 256 * 1024 * 1024,
+};
+
+const VIOLATION_PAGE = 10_000;
+/** Event text kept per stream when collecting (characters), whatever the event count. */
+const COLLECT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Checks the bytes of one input, `chunks` (an async iterable of
+ * Uint8Array). `options` is the core's options object; `read` holds
+ * `limits` (READ_LIMITS), `collect` (keep each event's text, up to
+ * `collect.maxEvents` events and `collect.maxBytes` characters, for the
+ * HTML report and the inspector) and
+ * `onBytes(n)`. Returns a list of results: `{ label, verdict, ... }`, or
+ * `{ label, verdict: "unreadable", error }`; never throws for bad input.
+ */
+export async function checkChunks(label, chunks, options, read = {}) {
+  const limits = { ...READ_LIMITS, ...read.limits };
+  const ctx = { label, options, limits, collect: read.collect ?? null, bytes: 0 };
+  const counted = countBytes(chunks, ctx, read.onBytes);
+  try {
+    return await checkSniffed(ctx, counted, []);
+  } catch (error) {
+    return [unreadable(label, `${label}: ${describeError(error)}`)];
+  }
+}
+
+async function* countBytes(chunks, ctx, onBytes) {
+  for await (const chunk of chunks) {
+    ctx.bytes += chunk.length;
+    onBytes?.(chunk.length);
+    yield chunk;
+  }
+}
+
+async function checkSniffed(ctx, chunks, containers) {
+  const { decided, rest } = await sniff(chunks);
+  const { format, head, lines } = decided;
+  switch (format) {
+    case null:
+      return [unreadable(ctx.label, `${ctx.label}: not an AG-UI stream (expected JSON Lines, text/event-stream, a curl capture or a HAR file)`)];
+    case "gzip":
+      if (containers.includes("gzip")) return [unreadable(ctx.label, `${ctx.label}: gzip inside gzip`)];
+      return checkSniffed(ctx, gunzip(prepend(head, rest)), [...containers, "gzip"]);
+    case "http":
+      return checkCapture(ctx, prepend(head, rest), containers);
+    case "har":
+      return checkHar(ctx, prepend(head, rest), containers);
+    default:
+      return [await checkStream(ctx, { label: ctx.label, format, containers, firstLine: 1 + lines[format], lineOf: (l) => l }, prepend(head, rest))];
+  }
+}
+
+/** Reads until the format is known; the chunks after the deciding one are left in `rest`. */
+async function sniff(chunks) {
+  const sniffer = new Sniffer();
+  const iterator = chunks[Symbol.asyncIterator]();
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done) return { decided: sniffer.end(), rest: iterator };
+    const decided = sniffer.push(value);
+    if (decided !== undefined) return { decided, rest: iterator };
+  }
+}
+
+async function* prepend(head, iterator) {
+  if (head.length > 0) yield head;
+  for (;;) {
+    const { done, value } = await iterator.next();
+    if (done) return;
+    yield value;
+  }
+}
+
+async function checkCapture(ctx, chunks, containers) {
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  if (bytes === null) return [oversized(ctx, "curl capture")];
+  let capture;
+  try {
+    capture = parseHttpCapture(bytes);
+  } catch (error) {
+    if (error instanceof CaptureError) return [unreadable(ctx.label, `${ctx.label}: ${error.message}`)];
+    throw error;
+  }
+  const declared = formatFromContentType(capture.headers.get("content-type"));
+  let body = capture.body;
+  let lineOf = capture.lineOf;
+  let sniffed = (await sniff(oneChunk(body))).decided.format;
+  let gzipped = false;
+  if (sniffed === "gzip") {
+    // `curl --raw` keeps a gzip content coding: its lines are the decoded body's.
+    body = await readAll(gunzip(oneChunk(body)), ctx.limits.maxCaptureBytes);
+    if (body === null) return [oversized(ctx, "curl capture")];
+    sniffed = (await sniff(oneChunk(body))).decided.format;
+    lineOf = (line) => line;
+    gzipped = true;
+  }
+  const format = declared ?? sniffed;
+  const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
+  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];
+  if (format !== "jsonl" && format !== "sse") {
+    return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
+  }
+  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes };
+  return [await checkStream(ctx, stream, oneChunk(body))];
+}
+
+async function checkHar(ctx, chunks, containers) {
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  if (bytes === null) return [oversized(ctx, "HAR file")];
+  let har;
+  try {
+    har = harStreams(bytes);
+  } catch (error) {
+    if (error instanceof HarError) return [unreadable(ctx.label, `${ctx.label}: ${error.message}`)];
+    throw error;
+  }
+  if (har.streams.length === 0) {
+    const r = unreadable(ctx.label, `${ctx.label}: no AG-UI stream among the ${har.entries} entries of this HAR file`);
+    r.notes = har.notes;
+    return [r];
+  }
+  const results = [];
+  for (const s of har.streams) {
+    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format: s.format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: [] };
+    const bodyCtx = { ...ctx, bytes: s.body.length };
+    try {
+      results.push(await checkStream(bodyCtx, stream, oneChunk(s.body)));
+    } catch (error) {
+      results.push(unreadable(stream.label, `${stream.label}: ${describeError(error)}`));
+    }
+  }
+  // The notes on skipped entries belong to the file; the first stream shows them.
+  results[0].notes = [...(results[0].notes ?? []), ...har.notes];
+  return results;
+}
+
+async function* oneChunk(bytes) {
+  yield bytes;
+}
+
+/** Feeds one JSON Lines or text/event-stream stream to a tracker of its own. */
+async function checkStream(ctx, stream, chunks) {
+  const tracker = new WasmTracker(JSON.stringify(ctx.options));
+  try {
+    const found = new Diagnostics();
+    const lines = new LineMap();
+    const events = ctx.collect ? [] : null;
+    const reader = makeReader(stream, tracker, lines, found, events, ctx);
+    let stopped = false;
+    for await (const chunk of chunks) {
+      if (!reader.push(chunk)) {
+        stopped = true;
+        break;
+      }
+    }
+    if (!stopped) stopped = !reader.end();
+    const lineOf = (index) => {
+      const line = lines.lineOf(index);
+      return line === null ? null : stream.lineOf(line);
+    };
+    const summary = JSON.parse(tracker.summaryWithoutViolations());
+    const fatalRead = reader.fatal === true;
+    for (let from = 0, n = tracker.violationCount(); from < n; from += VIOLATION_PAGE) {
+      for (const v of JSON.parse(tracker.violationsJson(from, from + VIOLATION_PAGE))) found.add({ ...v, line: lineOf(v.eventIndex) });
+    }
+    for (const v of findingsOf(summary, lineOf, stopped || fatalRead)) found.add(v);
+    const cut = reader.unfinished?.();
+    if (cut && !stopped) {
+      found.add({ source: "checker", code: "R1", severity: "violation", line: stream.lineOf(cut), eventIndex: null, openCalls: [], message: "the recording ends inside an event that no blank line ends: it was never dispatched, so it was not read" });
+    }
+    return {
+      label: stream.label,
+      name: stream.name ?? null,
+      format: stream.format,
+      containers: stream.containers,
+      bytes: ctx.bytes,
+      stopped: stopped,
+      summary: publicSummary(summary),
+      violations: found.list(),
+      omitted: found.omitted(),
+      counts: found.counts(),
+      totals: found.totals,
+      pending: summary.calls.filter((c) => c.pending).map((c) => c.id),
+      verdict: found.verdict,
+      notes: stream.notes ?? [],
+      ...(events && { events, eventsTruncated: reader.truncated === true }),
+    };
+  } finally {
+    try {
+      tracker.free();
+    } catch {
+      // After a trap the module may refuse even this; the cause is reported.
+    }
+  }
+}
+
+/** The summary as reports show it: its violations are the result's (counted, bounded). */
+function publicSummary(summary) {
+  const { violations, ...rest } = summary;
+  return { ...rest, calls: summary.calls.map(publicCall) };
+}
+
+/** A call as reports show it: the change-record plumbing (`append`, `partial`) left out. */
+function publicCall(call) {
+  const { append, partial, index, ...rest } = call;
+  return rest;
+}
+
+function makeReader(stream, tracker, lines, found, events, ctx) {
+  const max = ctx.collect?.maxEvents ?? Infinity;
+  const maxBytes = ctx.collect?.maxBytes ?? COLLECT_BYTES;
+  const state = { fatal: false, truncated: false };
+  let kept = 0;
+  const keep = (line, text) => {
+    if (events === null || state.truncated) return;
+    kept += text.length;
+    if (events.length < max && kept <= maxBytes) events.push({ line: stream.lineOf(line), text });
+    else state.truncated = true;
+  };
+  const oversized = (line, bytes) => {
+    state.fatal = true;
+    found.add({ source: "checker", code: "R3", severity: "fatal", line: stream.lineOf(line), eventIndex: null, message: `a line of ${bytes} bytes or more, over the limit of ${ctx.limits.maxLineBytes} (--max-line-bytes): the rest of the stream is not read` });
+  };
+  if (stream.format === "jsonl") {
+    const jsonl = new JsonlReader({
+      firstLine: stream.firstLine,
+      maxLineBytes: ctx.limits.maxLineBytes,
+      onLine(text, line) {
+        lines.record(line);
+        keep(line, text);
+        return tracker.feedJson(text);
+      },
+      onForeign(line, text) {
+        found.add({ source: "checker", code: "R2", severity: "violation", line: stream.lineOf(line), eventIndex: null, message: `a text/event-stream line in a JSON Lines file, not read: ${clip(text)}` });
+      },
+      onOversized: oversized,
+    });
+    return Object.assign(state, { push: (c) => jsonl.push(c), end: () => jsonl.end() });
+  }
+  const sse = new SseLines(
+    (line, data) => {
+      lines.record(line);
+      keep(line, data);
+    },
+    {
+      firstLine: stream.firstLine,
+      maxLineBytes: ctx.limits.maxLineBytes,
+      collect: events !== null,
+      onForeign(line, start) {
+        const json = start.startsWith("{") || start.startsWith("[");
+        found.add({
+          source: "checker",
+          code: "R2",
+          severity: json ? "violation" : "warning",
+          line: stream.lineOf(line),
+          eventIndex: null,
+          message: json ? `a JSON Lines event in a text/event-stream file, which event-stream readers drop: ${clip(start)}` : `a line that is no event-stream field, which readers ignore: ${clip(start)}`,
+        });
+      },
+      onOversized: oversized,
+    },
+  );
+  return Object.assign(state, {
+    push(chunk) {
+      if (!sse.push(chunk)) return false;
+      return tracker.feedSse(chunk);
+    },
+    end: () => true, // an event no blank line ends is never dispatched
+    unfinished: () => sse.unfinished,
+  });
+}
+
+function clip(text) {
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
+
+function oversized(ctx, what) {
+  return unreadable(ctx.label, `${ctx.label}: a ${what} is read whole, and this one is over the limit of ${ctx.limits.maxCaptureBytes} bytes (--max-capture-bytes)`);
+}
+
+function describeError(error) {
+  if (error instanceof WebAssembly.RuntimeError) return `the checker's wasm module failed (${error.message}): the stream is too large or hostile for it`;
+  if (error instanceof RangeError) return `out of memory reading the input (${error.message})`;
+  return error?.message ?? String(error);
+}
+
+function unreadable(label, error) {
+  return { label, verdict: "unreadable", error, notes: [] };
+}
+
+export { FORMAT_NAMES };
