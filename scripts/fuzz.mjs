@@ -52,6 +52,7 @@ function exampleEvents() {
   const dir = path.join(root, "examples", "streams");
   const streams = [];
   for (const name of fs.readdirSync(dir).sort()) {
+    if (!/\.(jsonl|sse)$/.test(name)) continue;
     const text = fs.readFileSync(path.join(dir, name), "utf8");
     if (name.endsWith(".jsonl")) {
       streams.push({ name, events: text.split("\n").filter((l) => l.trim()) });
