@@ -19,6 +19,8 @@ POST /agent with a RunAgentInput (JSON) to start a run; the answer is a text/eve
 The first run of a thread asks to deploy through the frontend tool confirm_deploy and
 finishes with the call unanswered; the next run must answer it with a tool message
 (HTTP 400 otherwise), and the agent replies according to the answer.
+Asked for the status, it calls a tool of its own, check_status, and streams
+the result (TOOL_CALL_RESULT); the next run's history must carry it too.
 `;
 
 function sendJson(res, status, body, headers = {}) {

@@ -6,6 +6,12 @@ import { CONFIRM_DEPLOY_PARAMETERS } from "./confirm-deploy.mjs";
 
 export const CONFIRM_DEPLOY = "confirm_deploy";
 
+/** A tool of the agent's own (a backend call): it runs it and streams the result. */
+export const CHECK_STATUS = "check_status";
+
+/** What `check_status` reports. */
+export const SERVICE_STATUS = Object.freeze({ service: "checkout-api", version: "v2.13.2", ready: "3/3", healthy: true });
+
 /** The parameters schema the demo page advertises for `confirm_deploy`. */
 export { CONFIRM_DEPLOY_PARAMETERS };
 
@@ -155,6 +161,27 @@ function proposeRun(input) {
   return { events, pending: [[toolCallId, { ...PROPOSED_DEPLOY }]] };
 }
 
+/** The last message asks about the status: the agent calls its own tool and streams the result. */
+function wantsStatus(messages) {
+  const last = messages.at(-1);
+  return Boolean(last && last.role === "user" && /\bstatus\b/i.test(contentText(last.content)));
+}
+
+function statusRun() {
+  const messageId = `msg_${ids()}`;
+  const toolCallId = `call_${ids()}`;
+  const { service, version, ready } = SERVICE_STATUS;
+  const events = [
+    ...textMessage(messageId, "Let me check the service."),
+    { type: "TOOL_CALL_START", toolCallId, toolCallName: CHECK_STATUS, parentMessageId: messageId },
+    ...splitIntoDeltas(JSON.stringify({ service })).map((delta) => ({ type: "TOOL_CALL_ARGS", toolCallId, delta })),
+    { type: "TOOL_CALL_END", toolCallId },
+    { type: "TOOL_CALL_RESULT", messageId: `msg_${ids()}`, toolCallId, role: "tool", content: JSON.stringify(SERVICE_STATUS) },
+    ...textMessage(`msg_${ids()}`, `${service} is healthy: ${ready} replicas ready, running ${version}.`),
+  ];
+  return { events, pending: [] };
+}
+
 function replyRun(answer) {
   const { service = "the service", version = "" } = answer.args;
   const text = answer.approved
@@ -182,7 +209,7 @@ export function planRun(memory, input) {
     };
   }
   const answer = latestDeployAnswer(memory, input.messages);
-  const run = answer ? replyRun(answer) : proposeRun(input);
+  const run = answer ? replyRun(answer) : wantsStatus(input.messages) ? statusRun() : proposeRun(input);
   const { threadId, runId } = input;
   const pendingToolCallIds = run.pending.map(([id]) => id);
   const events = [

@@ -1,41 +1,101 @@
-/** An AG-UI tool the application advertises (`RunAgentInput.tools`). */
+/** An AG-UI tool the application advertises (`RunAgentInput.tools`); `Tool` of @ag-ui/core, both ways. */
 export interface Tool {
   name: string;
-  description?: string;
+  description: string;
   /** The tool's parameters, as a JSON Schema (2020-12 or draft-07). */
-  parameters?: unknown;
+  parameters?: any;
+  metadata?: Record<string, any>;
 }
 
-/** A content part of a tool result or answer (opaque to the tracker). */
-export type ContentPart = { type: string; [key: string]: unknown };
+/** A tool as the options take it: the description may be left out. */
+export type ToolOption = Omit<Tool, "description"> & { description?: string };
 
-/** The tool message an answer becomes, for the next run's `messages`. */
+/** Where a media part's content is: inline (base64), at a URL, or a provider's file. */
+export type PartSource =
+  | { type: "data"; value: string; mimeType: string }
+  | { type: "url"; value: string; mimeType?: string }
+  | { type: "file"; value: string; provider?: string; mimeType?: string };
+
+/** A content part of a tool result or answer, as @ag-ui/core 1.0 defines them (opaque to the tracker). */
+export type ContentPart =
+  | { type: "text"; id?: string; text: string; metadata?: any }
+  | { type: "image" | "audio" | "video" | "document"; id?: string; source: PartSource; metadata?: any };
+
+/** The tool message an answer becomes, for the next run's `messages` (a `ToolMessage` of @ag-ui/core). */
 export interface ToolMessage {
   id: string;
   role: "tool";
   toolCallId: string;
   content: string | ContentPart[];
   error?: string;
+  subagentRunId?: string;
 }
 
-/** The parts of a `RunAgentInput` the tracker reads; other fields pass through. */
-export interface RunAgentInput {
-  threadId: string;
-  runId: string;
-  messages: Array<{ id: string; role: string; [key: string]: unknown }>;
-  tools?: Tool[];
+/** A call as an assistant message's `toolCalls` holds it. */
+export interface FunctionToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** An assistant message `nextRun` makes up for calls whose message the input lacks. */
+export interface AssistantMessage {
+  id: string;
+  role: "assistant";
+  content?: string;
+  toolCalls?: FunctionToolCall[];
+  subagentRunId?: string;
+}
+
+/** What `nextRun` returns: the input, its messages completed with assistant and tool messages. */
+export type NextRunInput<I extends RunAgentInput> = Omit<I, "messages"> & {
+  messages: Array<I["messages"][number] | AssistantMessage | ToolMessage>;
+};
+
+/** An event as `onEvent` receives it: a plain object, as sent. */
+export interface AgUiEvent {
+  type: string;
   [key: string]: unknown;
 }
 
-export interface TrackerOptions {
-  /** Advertised frontend tools (rule F1). */
-  tools?: Tool[];
+/** The parts of a `RunAgentInput` the tracker reads; other fields pass through. */
+export interface RunAgentInput<Tools extends readonly ToolOption[] = ToolOption[]> {
+  threadId: string;
+  runId: string;
+  messages: Array<{ id: string; role: string; [key: string]: unknown }>;
+  /** With typed tools: only those the tracker was given (their argument types hold). */
+  tools?: readonly Tools[number][];
+  [key: string]: unknown;
+}
+
+export interface TrackerOptions<Tools extends readonly ToolOption[] = ToolOption[]> {
+  /** Advertised frontend tools (rule F1); declared `as const` (or inline), they type each call's arguments. */
+  tools?: Tools;
+  /** Called with every event read (tracked or not: text, state, custom), in order, once applied; not with one a fatal rule refused. */
+  onEvent?: (event: AgUiEvent) => void;
   /** Tool names that must be approved before they may be answered (rule S3). */
-  requireApproval?: string[];
+  requireApproval?: readonly string[];
   /** A stream fragment: no `RUN_STARTED` required first (rule L1). */
   fragment?: boolean;
-  /** Bounds on what one thread may make the tracker hold (rule S5). */
-  limits?: { maxArgsBytes?: number; maxDepth?: number; maxCalls?: number };
+  /** Bounds on what one thread may make the tracker hold (rule S5; docs/limits.md). */
+  limits?: {
+    /** Bytes of argument text per call (4 MiB); past it the call is marked, the stream goes on. */
+    maxArgsBytes?: number;
+    /** Nesting depth of arguments (64, at most 127); past it the call is marked. */
+    maxDepth?: number;
+    /** Tool calls per thread (10 000); one more is fatal. */
+    maxCalls?: number;
+    /** Bytes of one event: JSON text, an event-stream line or event (4 MiB); more is fatal. */
+    maxEventBytes?: number;
+    /** Bytes the thread retains, all told (64 MiB); more is fatal. */
+    maxThreadBytes?: number;
+    /** Bytes of one id or name (1024); more is fatal. */
+    maxIdBytes?: number;
+    /** Message ids per thread (100 000); one more is fatal. */
+    maxMessages?: number;
+    /** Chunk lanes open at once, for calls and for messages each (1000); one more is fatal. */
+    maxLanes?: number;
+  };
 }
 
 export interface Violation {
@@ -69,37 +129,100 @@ export interface ArgsError {
   readonly errors?: readonly { readonly path: string; readonly keyword: string; readonly message: string }[];
 }
 
-export interface ToolCallState {
+// ---- Argument types from the tools' JSON Schemas (types only, no runtime) ----
+
+/**
+ * The value a JSON Schema describes, as far as a type can say: `const`,
+ * `enum`, `type` (one or a list: string, number, integer, boolean, null,
+ * object, array), `properties` with `required`, `items`, and `anyOf` /
+ * `oneOf` (when no `type` is given); anything else is `unknown`. Objects
+ * list their declared properties only, and values are read-only (they
+ * are frozen).
+ */
+export type FromSchema<S> = 0 extends 1 & S ? unknown : S extends unknown ? SchemaValue<S> : never;
+
+type SchemaValue<S> = S extends { readonly const: infer C }
+  ? C
+  : S extends { readonly enum: readonly (infer E)[] }
+    ? E
+    : S extends { readonly type: infer T }
+      ? ValueOfType<S, T>
+      : S extends { readonly anyOf: readonly (infer U)[] }
+        ? FromSchema<U>
+        : S extends { readonly oneOf: readonly (infer U)[] }
+          ? FromSchema<U>
+          : S extends { readonly properties: object }
+            ? ObjectValue<S>
+            : S extends { readonly items: unknown }
+              ? ArrayValue<S>
+              : unknown;
+
+type ValueOfType<S, T> = T extends readonly (infer Each)[]
+  ? Each extends unknown
+    ? ValueOfType<S, Each>
+    : never
+  : T extends "string"
+    ? string
+    : T extends "number" | "integer"
+      ? number
+      : T extends "boolean"
+        ? boolean
+        : T extends "null"
+          ? null
+          : T extends "object"
+            ? ObjectValue<S>
+            : T extends "array"
+              ? ArrayValue<S>
+              : unknown;
+
+type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R & string : never;
+
+type ObjectValue<S> = S extends { readonly properties: infer P extends object }
+  ? Flat<
+      { readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: FromSchema<P[K]> } & {
+        readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: FromSchema<P[K]>;
+      } & { readonly [K in Exclude<RequiredKeys<S>, keyof P>]: unknown }
+    >
+  : { readonly [key: string]: unknown };
+
+type ArrayValue<S> = S extends { readonly items: infer I }
+  ? I extends readonly unknown[]
+    ? readonly unknown[]
+    : readonly FromSchema<I>[]
+  : readonly unknown[];
+
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * What `partialArgs` may hold while a value of type `T` streams: every
+ * property optional, strings (enum members too) possibly cut short,
+ * numbers and literals only once complete. The shape the schema promises:
+ * a stream is only validated once complete.
+ */
+export type PartialValue<T> = T extends string
+  ? string
+  : T extends readonly (infer E)[]
+    ? readonly PartialValue<E>[]
+    : T extends object
+      ? { readonly [K in keyof T]?: PartialValue<T[K]> }
+      : T;
+
+/** The tools' names, or `string` when the tools are not known to the type system. */
+export type ToolName<Tools extends readonly ToolOption[]> = Tools[number]["name"];
+
+/** Whether the tools were declared precisely enough (`as const`) to type arguments. */
+type Typed<Tools extends readonly ToolOption[]> = string extends ToolName<Tools> ? false : true;
+
+/** What every state of a call has, whatever its tool and status. */
+interface CallCommon {
   readonly id: string;
-  readonly name: string;
   readonly parentMessageId?: string;
   /** The owner: the subagent run that streams the call (absent: the parent agent). */
   readonly subagentRunId?: string;
   /** The run the call was (last) opened in. */
   readonly runId?: string;
-  readonly status: "open" | "complete" | "abandoned";
   /** The concatenated deltas, exactly (rule T4). */
   readonly argsText: string;
-  /**
-   * While open: a best-effort value of the text so far (frozen), computed on
-   * first read from the text that arrived since the last read (complete
-   * parts are shared between successive values). A getter on the call's
-   * prototype, so it is not an own enumerable property (`{...call}` and
-   * `JSON.stringify(call)` leave it out). `undefined` once complete. Rules:
-   * strings grow as they stream, numbers and literals appear once complete,
-   * nothing shown ever disappears.
-   */
-  readonly partialArgs: unknown;
-  /**
-   * Once complete and the text parsed (rule T6): the arguments (frozen),
-   * parsed from `argsText` on first read, keys in the order sent. A lazy
-   * getter like `partialArgs`.
-   */
-  readonly args?: unknown;
-  readonly argsError?: ArgsError;
-  /** The tool was advertised: a frontend call (rule F1). */
-  readonly advertised: boolean;
-  readonly validation: "valid" | "invalid" | "unvalidated";
   readonly consent: "unrequested" | "approved" | "declined";
   /** Closed, unanswered, its run finished: the application must answer it (rule F2). */
   readonly pending: boolean;
@@ -111,30 +234,171 @@ export interface ToolCallState {
   readonly results: readonly ToolResult[];
 }
 
-export interface RunState {
-  readonly status: "idle" | "running" | "finished" | "interrupted" | "errored";
-  readonly threadId?: string;
-  readonly runId?: string;
-  readonly outcome?:
-    | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
-    | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] };
-  /** The message of `RUN_ERROR`. */
-  readonly error?: string;
-}
+/**
+ * The states of a call named `N` whose arguments are of type `A`, told
+ * apart by `status` and `validation`:
+ *
+ * - `open`: `partialArgs`, a best-effort value of the text so far (frozen),
+ *   computed on first read from the text that arrived since the last read;
+ *   strings grow as they stream, numbers and literals appear once complete,
+ *   nothing shown ever disappears. `argsError` only for a limit hit (S5).
+ * - `complete`: `args` (frozen, keys in the order sent), parsed on first
+ *   read, typed `A` once `validation` is `"valid"`; `"invalid"` always has
+ *   an `argsError` (a parse, schema or limit error).
+ * - `abandoned`: neither value.
+ *
+ * `args` and `partialArgs` are own enumerable accessors, computed on first
+ * read: `{...call}` and `JSON.stringify(call)` (through `toJSON`) carry
+ * them, and `call.toJSON()` is a plain object for `structuredClone`.
+ */
+type CallStates<N extends string, A, Adv extends boolean> = CallCommon & { readonly name: N; readonly advertised: Adv } & (
+    | {
+        readonly status: "open";
+        readonly partialArgs: PartialValue<A> | undefined;
+        readonly args?: undefined;
+        readonly validation: "unvalidated";
+        readonly argsError?: ArgsError;
+      }
+    | {
+        readonly status: "abandoned";
+        readonly partialArgs?: undefined;
+        readonly args?: undefined;
+        readonly validation: "unvalidated";
+        readonly argsError?: ArgsError;
+      }
+    | {
+        readonly status: "complete";
+        readonly partialArgs?: undefined;
+        readonly args: unknown;
+        readonly validation: "unvalidated";
+        readonly argsError?: ArgsError;
+      }
+    | (Adv extends false
+        ? never
+        :
+            | {
+                readonly status: "complete";
+                readonly partialArgs?: undefined;
+                readonly args: A;
+                readonly validation: "valid";
+                readonly argsError?: undefined;
+              }
+            | {
+                readonly status: "complete";
+                readonly partialArgs?: undefined;
+                /** The parsed value when the schema failed, `undefined` when the text did not parse. */
+                readonly args: unknown;
+                readonly validation: "invalid";
+                readonly argsError: ArgsError;
+              })
+  ) & {
+    /** A plain object (not frozen; nested values are the frozen ones) with `args` and `partialArgs` as values: for `structuredClone`, storage, `postMessage`. */
+    toJSON(): ToolCallJSON<N, A, Adv>;
+  };
+
+/** The plain object `toJSON` gives: the same fields, as data. */
+export type ToolCallJSON<N extends string = string, A = unknown, Adv extends boolean = boolean> =
+  CallStates<N, A, Adv> extends infer C ? (C extends unknown ? { -readonly [K in Exclude<keyof C, "toJSON">]: C[K] } : never) : never;
+
+/** The calls to one advertised tool of `Tools`. */
+type AdvertisedCall<T> = T extends { readonly name: infer N extends string } & ToolOption
+  ? CallStates<N, FromSchema<T extends { readonly parameters: infer P } ? P : undefined>, true>
+  : never;
+
+/**
+ * A tool call. With tools declared `as const`, a union over the tools:
+ * `advertised` and `name` select the tool, then `status` and `validation`
+ * say which of `partialArgs`, `args` and `argsError` exist. Otherwise every
+ * argument is `unknown`. The types trust that a name keeps the schema it was
+ * declared with (a stream advertising other tools in `RUN_STARTED` may
+ * break that).
+ */
+export type ToolCallState<Tools extends readonly ToolOption[] = ToolOption[]> =
+  Typed<Tools> extends true
+    ? AdvertisedCall<Tools[number]> | CallStates<string, unknown, false>
+    : CallStates<string, unknown, boolean>;
+
+/** The calls to the tool named `Name`, once `advertised`. */
+export type ToolCallFor<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> =
+  Typed<Tools> extends true
+    ? Extract<ToolCallState<Tools>, { readonly name: Name; readonly advertised: true }>
+    : CallStates<string, unknown, true>;
+
+type Outcome =
+  | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
+  | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] };
+
+/** The latest run, told apart by `status`. */
+export type RunState =
+  | {
+      readonly status: "idle";
+      readonly threadId?: undefined;
+      readonly runId?: undefined;
+      readonly outcome?: undefined;
+      readonly result?: undefined;
+      readonly error?: undefined;
+    }
+  | {
+      readonly status: "running";
+      readonly threadId: string;
+      readonly runId: string;
+      readonly outcome?: undefined;
+      readonly result?: undefined;
+      readonly error?: undefined;
+    }
+  | {
+      readonly status: "finished";
+      readonly threadId?: string;
+      readonly runId?: string;
+      readonly outcome?: Extract<Outcome, { type: "success" }>;
+      /** `RUN_FINISHED.result`, as given (opaque). */
+      readonly result?: unknown;
+      readonly error?: undefined;
+    }
+  | {
+      readonly status: "interrupted";
+      readonly threadId?: string;
+      readonly runId?: string;
+      readonly outcome: Extract<Outcome, { type: "interrupt" }>;
+      /** `RUN_FINISHED.result`, as given (opaque). */
+      readonly result?: unknown;
+      readonly error?: undefined;
+    }
+  | {
+      readonly status: "errored";
+      readonly threadId?: string;
+      readonly runId?: string;
+      /** The outcome, when `RUN_ERROR` came after `RUN_FINISHED`. */
+      readonly outcome?: Outcome;
+      /** `RUN_FINISHED.result`, when `RUN_ERROR` came after `RUN_FINISHED`. */
+      readonly result?: unknown;
+      /** The message of `RUN_ERROR`. */
+      readonly error: string;
+    }
+  | {
+      /** Ended by `abortRun` (the user stopped, the stream went away). */
+      readonly status: "aborted";
+      readonly threadId?: string;
+      readonly runId?: string;
+      readonly outcome?: Outcome;
+      readonly result?: unknown;
+      /** The reason given to `abortRun`. */
+      readonly error?: string;
+    };
 
 /** An immutable view of the tracker; unchanged parts keep their identity across snapshots. */
-export interface Snapshot {
+export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   /** Increments with every change. */
   readonly version: number;
   readonly run: RunState;
   /** Every call, in first-start order. */
-  readonly calls: readonly ToolCallState[];
+  readonly calls: readonly ToolCallState<Tools>[];
   /** Still streaming. */
-  readonly openCalls: readonly ToolCallState[];
+  readonly openCalls: readonly Extract<ToolCallState<Tools>, { readonly status: "open" }>[];
   /** Closed. */
-  readonly completedCalls: readonly ToolCallState[];
+  readonly completedCalls: readonly Extract<ToolCallState<Tools>, { readonly status: "complete" }>[];
   /** Closed, unanswered, run finished: the application must answer these. */
-  readonly pendingCalls: readonly ToolCallState[];
+  readonly pendingCalls: readonly Extract<ToolCallState<Tools>, { readonly status: "complete" }>[];
   /** Every violation and warning, in order. */
   readonly violations: readonly Violation[];
   readonly fatal: Violation | null;
@@ -183,27 +447,48 @@ export declare class ToolCallRefusedError extends Error {
   constructor(record: { kind: RefusalKind; message: string; toolCallIds: string[]; unanswered?: UnansweredCall[] });
 }
 
-/** The tool-call state of one AG-UI thread. */
-export declare class ToolCallTracker {
-  constructor(options?: TrackerOptions);
+/**
+ * The tool-call state of one AG-UI thread. `Tools` is inferred from
+ * `options.tools`: declared `as const` (or inline), it types the calls.
+ */
+export declare class ToolCallTracker<const Tools extends readonly ToolOption[] = ToolOption[]> {
+  constructor(options?: TrackerOptions<Tools>);
   /** Reads one AG-UI event object. */
-  push(event: object): Snapshot;
+  push(event: object): Snapshot<Tools>;
   /** Reads one event given as JSON text. */
-  pushJson(text: string): Snapshot;
+  pushJson(text: string): Snapshot<Tools>;
   /** Reads raw `text/event-stream` input, split anywhere. */
-  pushSse(chunk: string | Uint8Array): Snapshot;
+  pushSse(chunk: string | Uint8Array): Snapshot<Tools>;
   /** The current snapshot: the identical object while nothing changes. */
-  snapshot(): Snapshot;
+  snapshot(): Snapshot<Tools>;
   /** Calls `listener` with each new snapshot; returns the unsubscribe function. */
-  subscribe(listener: (snapshot: Snapshot) => void): () => void;
+  subscribe(listener: (snapshot: Snapshot<Tools>) => void): () => void;
   /** Advertises the input's tools and checks that it answers every pending call; throws naming each unanswered call. */
-  startRun(input: RunAgentInput): void;
-  approve(toolCallId: string): Snapshot;
-  decline(toolCallId: string, reason?: string): Snapshot;
-  answer(toolCallId: string, content: string | ContentPart[]): Snapshot;
-  fail(toolCallId: string, error: string, content?: string): Snapshot;
+  startRun(input: RunAgentInput<Tools>): void;
+  /**
+   * The input to send for the next run: `input` with its messages completed
+   * (every completed call in its assistant message's `toolCalls`, each
+   * followed at once by its one tool message), other fields passed through;
+   * the run is declared as by `startRun`. A pending call left unanswered
+   * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
+   */
+  nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
+  /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
+  abortRun(reason?: string): Snapshot<Tools>;
+  approve(toolCallId: string): Snapshot<Tools>;
+  decline(toolCallId: string, reason?: string): Snapshot<Tools>;
+  answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;
+  fail(toolCallId: string, error: string, content?: string): Snapshot<Tools>;
   /** The application's answers, for the next run's `input.messages`. */
   toolMessages(): ToolMessage[];
   /** Releases the wasm memory; the tracker is unusable afterwards. */
   free(): void;
 }
+
+/**
+ * Compiles and instantiates the wasm module (once; later calls return the
+ * same promise). Needed before `new ToolCallTracker` with the
+ * `agui-tool-calls/init` entry, which has no top-level await; the main
+ * entry has already awaited it.
+ */
+export declare function init(): Promise<void>;

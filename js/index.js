@@ -1,20 +1,16 @@
 // The public face of the package: the ToolCallTracker class over the wasm core.
-import { initSync, WasmTracker } from "./agui_tool_calls.js";
-import { wasmGzipBase64 } from "./wasm-bytes.js";
+//
+// This module starts nothing: it is the `agui-tool-calls/init` entry
+// (`await init()` first), and the main entry, `index.js` in the package,
+// re-exports it after awaiting `init()` (top-level await), so that
+// importing it is all it takes in Node, a browser page, a worker or a
+// bundler that supports top-level await.
+import { WasmTracker } from "./agui_tool_calls.js";
+import { init, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
+import { completeHistory } from "./next-run.js";
 
-// The module is embedded, so importing this file is all it takes in Node, a
-// browser page, a worker or a bundler: by the time `import` resolves, the
-// wasm is instantiated (top-level await, no fetch).
-initSync({ module: await WebAssembly.compile(await gunzip(wasmGzipBase64)) });
-
-async function gunzip(base64) {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).arrayBuffer();
-}
+export { init };
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
@@ -49,33 +45,42 @@ export class ToolCallTracker {
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
   #carry = "";
+  /** The `onEvent` option; without it no event is copied or parsed for it. */
+  #onEvent;
 
   constructor(options = {}) {
-    this.#core = new WasmTracker(JSON.stringify(options));
+    if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
+    // The core checks every other option, and a non-object.
+    const onEvent = options !== null && typeof options === "object" ? options.onEvent : undefined;
+    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("option onEvent must be a function");
+    this.#core = new WasmTracker(JSON.stringify(onEvent ? { ...options, onEvent: undefined } : options) ?? "null", !!onEvent);
+    this.#onEvent = onEvent;
   }
 
   /** Reads one AG-UI event object. */
   push(event) {
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
-    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"));
+    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"), this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
-    return this.#pushed(this.#core.pushJson(String(text)));
+    text = String(text);
+    return this.#pushed(this.#core.pushJson(text), this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
-    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)));
+    const events = this.#onEvent && (() => JSON.parse(this.#core.takeEvents()));
+    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)), events);
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
     let text = this.#carry + chunk;
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed(this.#core.pushSseText(text));
+    return this.#pushed(this.#core.pushSseText(text), events);
   }
 
   /** The current snapshot (the identical object while nothing changes). */
@@ -92,6 +97,22 @@ export class ToolCallTracker {
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
     this.#applied(() => this.#core.startRun(JSON.stringify(input)));
+  }
+
+  /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
+  nextRun(input) {
+    if (input === null || typeof input !== "object" || Array.isArray(input)) throw new TypeError("nextRun takes a RunAgentInput object");
+    const messages = input.messages ?? [];
+    if (!Array.isArray(messages)) throw new TypeError('the run input\'s field "messages" must be an array');
+    const at = this.#core.positions(messages.map((m) => String(m?.id)).join("\0"));
+    const next = { ...input, messages: completeHistory(messages, this.snapshot().calls, at) };
+    this.startRun(next); // refuses, naming them, calls left unanswered
+    return next;
+  }
+
+  /** Ends the active run locally: status `aborted`, open calls abandoned. */
+  abortRun(reason) {
+    return this.#apply(this.#core.abortRun(reason == null ? undefined : String(reason)));
   }
 
   /** Records the user's approval of a completed call. */
@@ -125,10 +146,15 @@ export class ToolCallTracker {
     this.#core.free();
   }
 
-  #pushed(record) {
-    const snapshot = this.#apply(record);
+  #pushed(record, events) {
+    const snapshot = this.#apply(record, events);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
+  }
+
+  /** A pushed event was read unless the stream stopped. */
+  #accepted(event) {
+    return this.#builder.snapshot.fatal ? [] : [event];
   }
 
   #applied(operation) {
@@ -142,9 +168,11 @@ export class ToolCallTracker {
     return this.#apply(record);
   }
 
-  #apply(record) {
+  /** Folds a change record in; `events()`, when given, lists the events read for `onEvent`. */
+  #apply(record, events) {
     const before = this.#builder.snapshot;
     const snapshot = this.#builder.apply(JSON.parse(record));
+    if (events) for (const event of events()) this.#onEvent(event);
     if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);
     return snapshot;
   }

@@ -1,4 +1,52 @@
-import type { Snapshot, ToolCallTracker } from "./index.js";
+import type { ReactNode } from "react";
+import type { ContentPart, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
 
-/** The tracker's current snapshot, re-rendering on each new one (via `useSyncExternalStore`). */
-export declare function useToolCalls(tracker: ToolCallTracker): Snapshot;
+export interface StoreOptions {
+  /**
+   * `true` (the default): at most one render per animation frame, showing
+   * the latest snapshot. `false`: a render for every snapshot (tests).
+   */
+  coalesce?: boolean;
+}
+
+/** The tracker's current snapshot; one subscription per tracker, renders coalesced per frame by default. */
+export declare function useToolCalls<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Snapshot<Tools>;
+
+/** The call with this id (`undefined` until it starts); re-renders only when that call changes. */
+export declare function useToolCall<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  id: string,
+  options?: StoreOptions,
+): ToolCallState<Tools> | undefined;
+
+/** The calls the application must answer (`snapshot.pendingCalls`); re-renders only when they change. */
+export declare function usePendingCalls<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Snapshot<Tools>["pendingCalls"];
+
+/** What a render component gets: the call, and the tracker's answers bound to it. */
+export interface ToolCallProps<Call> {
+  call: Call;
+  approve(): void;
+  decline(reason?: string): void;
+  answer(content: string | ContentPart[]): void;
+  fail(error: string, content?: string): void;
+}
+
+/** The props of the component that renders calls to the tool `Name`. */
+export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
+
+export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends StoreOptions {
+  tracker: ToolCallTracker<Tools>;
+  /** A component per advertised tool, by name (keep their identity stable: module-level components). */
+  render?: { readonly [Name in ToolName<Tools>]?: (props: ToolCallRenderProps<Tools, Name>) => ReactNode };
+  /** The component of every other call; absent: those calls render nothing. */
+  fallback?: (props: ToolCallProps<ToolCallState<Tools>>) => ReactNode;
+}
+
+/** Every call of the tracker, each through its tool's component (or `fallback`). */
+export declare function ToolCalls<Tools extends readonly ToolOption[]>(props: ToolCallsProps<Tools>): ReactNode;

@@ -1,15 +1,134 @@
-// The React binding: `useToolCalls(tracker)` re-renders on each new snapshot.
-import { useSyncExternalStore } from "react";
+// The React binding: hooks over a tracker's snapshots and a component that
+// renders each call with the application's per-tool components.
+//
+// Every hook of one tracker shares one store (one tracker subscription,
+// made once, whatever the renders), and by default the store publishes at
+// most one new snapshot per animation frame: a stream of a thousand deltas
+// in one frame costs one render, not a thousand.
+import { createElement, Fragment, memo, useMemo, useRef, useSyncExternalStore } from "react";
+
+/** Stores by tracker, one per publishing mode: `frame` and `sync`. */
+const stores = new WeakMap();
+
+/** The store of `tracker` in the mode `options.coalesce` asks for. */
+function storeOf(tracker, options) {
+  let pair = stores.get(tracker);
+  if (!pair) stores.set(tracker, (pair = {}));
+  const mode = options?.coalesce === false ? "sync" : "frame";
+  return (pair[mode] ??= createStore(tracker, mode === "frame"));
+}
+
+// Where there are no animation frames (a server, a test runner), a ~16 ms timer.
+const nextFrame = (fn) =>
+  typeof requestAnimationFrame === "function" ? requestAnimationFrame(fn) : setTimeout(fn, 16);
+
+/**
+ * A `useSyncExternalStore` source over one tracker. `subscribe` is the same
+ * function for every render, so React never resubscribes; the tracker is
+ * subscribed to while some component listens. Coalescing, the published
+ * snapshot stays the one of the last frame while a frame is scheduled.
+ */
+function createStore(tracker, coalesce) {
+  const listeners = new Set();
+  let unsubscribe = null;
+  let scheduled = false;
+  let published = tracker.snapshot();
+  const notify = () => {
+    scheduled = false;
+    published = tracker.snapshot();
+    for (const listener of [...listeners]) listener();
+  };
+  const onSnapshot = () => {
+    if (!coalesce) return notify();
+    if (!scheduled) {
+      scheduled = true;
+      nextFrame(notify);
+    }
+  };
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      unsubscribe ??= tracker.subscribe(onSnapshot);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && unsubscribe) {
+          unsubscribe();
+          unsubscribe = null;
+        }
+      };
+    },
+    getSnapshot() {
+      // Between frames (or unsubscribed), the tracker's own snapshot.
+      if (!scheduled) published = tracker.snapshot();
+      return published;
+    },
+  };
+}
 
 /**
  * The tracker's current snapshot. Snapshots are immutable and unchanged
  * calls keep their identical objects, so `memo` components re-render only
- * for the calls that changed.
+ * for the calls that changed. `{ coalesce: false }` renders every snapshot.
  */
-export function useToolCalls(tracker) {
-  return useSyncExternalStore(
-    (onChange) => tracker.subscribe(onChange),
-    () => tracker.snapshot(),
-    () => tracker.snapshot(),
+export function useToolCalls(tracker, options) {
+  const store = storeOf(tracker, options);
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, store.getSnapshot);
+}
+
+/**
+ * One call by id (`undefined` until it starts): re-renders only when that
+ * call changes. Calls keep their index, so finding it again is one look.
+ */
+export function useToolCall(tracker, id, options) {
+  const store = storeOf(tracker, options);
+  const index = useRef(-1);
+  const select = () => {
+    const calls = store.getSnapshot().calls;
+    if (calls[index.current]?.id !== id) index.current = calls.findIndex((c) => c.id === id);
+    return calls[index.current];
+  };
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
+/** The calls the application must answer: re-renders only when that list changes. */
+export function usePendingCalls(tracker, options) {
+  const store = storeOf(tracker, options);
+  const select = () => store.getSnapshot().pendingCalls;
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
+/** `approve`, `decline`, `answer` and `fail`, bound to one call. */
+function useActions(tracker, id) {
+  return useMemo(
+    () => ({
+      approve: () => void tracker.approve(id),
+      decline: (reason) => void tracker.decline(id, reason),
+      answer: (content) => void tracker.answer(id, content),
+      fail: (error, content) => void tracker.fail(id, error, content),
+    }),
+    [tracker, id],
   );
+}
+
+/** One call with its component: re-renders when the call (or the component) changes. */
+const CallView = memo(function CallView({ tracker, call, component }) {
+  const actions = useActions(tracker, call.id);
+  return createElement(component, { call, ...actions });
+});
+
+/**
+ * Renders every call of the tracker, in first-start order: a call to an
+ * advertised tool named in `render` with that component, any other call
+ * with `fallback` (or nothing). Each component gets the call and the
+ * actions bound to it, and re-renders only when its call changes.
+ */
+export function ToolCalls({ tracker, render, fallback, coalesce }) {
+  const snapshot = useToolCalls(tracker, { coalesce });
+  const children = [];
+  for (const call of snapshot.calls) {
+    const own = call.advertised && render && Object.hasOwn(render, call.name) ? render[call.name] : undefined;
+    const component = own ?? fallback;
+    if (component) children.push(createElement(CallView, { key: call.id, tracker, call, component }));
+  }
+  return createElement(Fragment, null, children);
 }

@@ -22,10 +22,28 @@ pub struct SseEvent<'a> {
     pub last_event_id: &'a str,
 }
 
-/// Incremental decoder state. Memory is bounded by the longest line and
-/// the largest event, never by the stream.
-#[derive(Debug, Default)]
+/// What made the decoder stop: a line or an event's data grew past the
+/// decoder's limit (rule S5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SseOverflow {
+    /// A line (a `data:` line, a comment, any field) without its line end
+    /// yet is longer than the limit.
+    Line,
+    /// The `data:` lines of one event, not yet ended by a blank line, hold
+    /// more than the limit.
+    Event,
+}
+
+/// Incremental decoder state. Memory is bounded by the limit given to
+/// [`SseDecoder::with_limit`]: no line and no event's data grows past it.
+/// Past it the decoder stops for good ([`SseDecoder::overflow`]), since
+/// what follows a cut line cannot be read reliably.
+#[derive(Clone, Debug, Default)]
 pub struct SseDecoder {
+    /// Most bytes a line or an event's data may hold; 0 means no limit.
+    limit: usize,
+    /// Set once a line or an event outgrew the limit; input is ignored then.
+    overflow: Option<SseOverflow>,
     /// Up to three bytes of a UTF-8 sequence split across chunks.
     utf8_tail: Vec<u8>,
     /// Whether the byte-order mark has been looked for (first bytes only).
@@ -39,12 +57,57 @@ pub struct SseDecoder {
 }
 
 impl SseDecoder {
+    /// A decoder with no limit on lines and events.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// A decoder that stops at the first line or event longer than `limit`
+    /// bytes (0: no limit).
+    ///
+    /// ```
+    /// use agui_tool_calls::sse::{SseDecoder, SseOverflow};
+    ///
+    /// let mut decoder = SseDecoder::with_limit(16);
+    /// decoder.push_str("data: a line that never ends", |_| unreachable!());
+    /// assert_eq!(decoder.overflow(), Some(SseOverflow::Line));
+    /// ```
+    pub fn with_limit(limit: usize) -> Self {
+        SseDecoder {
+            limit,
+            ..Self::default()
+        }
+    }
+
+    /// The limit the input ran into, if any: nothing is read after it.
+    pub fn overflow(&self) -> Option<SseOverflow> {
+        self.overflow
+    }
+
+    /// The limit given to [`SseDecoder::with_limit`] (0: none).
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Whether `len` more bytes would take a buffer of `held` bytes past
+    /// the limit.
+    fn exceeds(&self, held: usize, len: usize) -> bool {
+        self.limit != 0 && held.saturating_add(len) > self.limit
+    }
+
+    /// Stops the decoder and frees what it buffered.
+    fn stop(&mut self, overflow: SseOverflow) {
+        self.overflow = Some(overflow);
+        self.line = String::new();
+        self.data = String::new();
+        self.utf8_tail = Vec::new();
+    }
+
     /// Feeds raw bytes; calls `dispatch` for every complete event.
     pub fn push_bytes(&mut self, bytes: &[u8], mut dispatch: impl FnMut(SseEvent<'_>)) {
+        if self.overflow.is_some() {
+            return;
+        }
         if self.utf8_tail.is_empty() {
             self.decode(bytes, &mut dispatch);
         } else {
@@ -57,7 +120,7 @@ impl SseDecoder {
     /// Decodes UTF-8 as the standard says: invalid sequences become U+FFFD,
     /// an incomplete one at the end waits for the next chunk.
     fn decode(&mut self, mut bytes: &[u8], dispatch: &mut impl FnMut(SseEvent<'_>)) {
-        loop {
+        while self.overflow.is_none() {
             match std::str::from_utf8(bytes) {
                 Ok(text) => return self.push_str(text, &mut *dispatch),
                 Err(e) => {
@@ -79,6 +142,9 @@ impl SseDecoder {
 
     /// Feeds text (already decoded); calls `dispatch` for every complete event.
     pub fn push_str(&mut self, text: &str, mut dispatch: impl FnMut(SseEvent<'_>)) {
+        if self.overflow.is_some() {
+            return;
+        }
         let mut text = text;
         if !self.started && !text.is_empty() {
             self.started = true;
@@ -90,6 +156,9 @@ impl SseDecoder {
             rest = rest.strip_prefix('\n').unwrap_or(rest);
         }
         while let Some(end) = rest.find(['\r', '\n']) {
+            if self.exceeds(self.line.len(), end) {
+                return self.stop(SseOverflow::Line);
+            }
             self.line.push_str(&rest[..end]);
             let terminator = rest.as_bytes()[end];
             rest = &rest[end + 1..];
@@ -102,8 +171,14 @@ impl SseDecoder {
             }
             let mut line = std::mem::take(&mut self.line);
             self.process_line(&line, &mut dispatch);
+            if self.overflow.is_some() {
+                return;
+            }
             line.clear();
             self.line = line; // keeps its capacity for the next line
+        }
+        if self.exceeds(self.line.len(), rest.len()) {
+            return self.stop(SseOverflow::Line);
         }
         self.line.push_str(rest);
     }
@@ -121,6 +196,9 @@ impl SseDecoder {
         };
         match field {
             "data" => {
+                if self.exceeds(self.data.len(), value.len() + 1) {
+                    return self.stop(SseOverflow::Event);
+                }
                 self.data.push_str(value);
                 self.data.push('\n');
             }
@@ -247,6 +325,44 @@ mod tests {
     fn e1_invalid_utf8_becomes_replacement_character() {
         assert_eq!(data_of(&[b"data: a\xffb\n\n"]), ["a\u{FFFD}b"]);
         assert_eq!(data_of(&[b"data: a\xe2\x82", b"\n\n"]), ["a\u{FFFD}"]);
+    }
+
+    #[test]
+    fn s5_a_line_without_end_stops_at_the_limit() {
+        for head in ["data: ", ": comment ", "event: "] {
+            let mut decoder = SseDecoder::with_limit(64);
+            decoder.push_str(head, |_| unreachable!());
+            for _ in 0..100 {
+                decoder.push_str("aaaaaaaaaaaaaaaa", |_| unreachable!());
+            }
+            assert_eq!(decoder.overflow(), Some(SseOverflow::Line), "{head}");
+            assert!(decoder.line.capacity() == 0 && decoder.data.capacity() == 0);
+            // Stopped for good: a line end afterwards dispatches nothing.
+            decoder.push_bytes(b"\n\ndata: x\n\n", |_| unreachable!());
+        }
+    }
+
+    #[test]
+    fn s5_data_lines_without_a_blank_line_stop_at_the_limit() {
+        let mut decoder = SseDecoder::with_limit(64);
+        for _ in 0..100 {
+            decoder.push_str("data: aaaaaaaa\n", |_| unreachable!());
+        }
+        assert_eq!(decoder.overflow(), Some(SseOverflow::Event));
+    }
+
+    #[test]
+    fn s5_a_line_and_an_event_at_the_limit_are_read() {
+        // 64 bytes of line ("data: " + 58), 59 of data with its LF.
+        let line = format!("data: {}", "x".repeat(58));
+        let mut decoder = SseDecoder::with_limit(64);
+        let mut got = Vec::new();
+        decoder.push_str(&format!("{line}\n\n"), |e| got.push(e.data.len()));
+        assert_eq!((got, decoder.overflow()), (vec![58], None));
+        // One byte more is too long.
+        let mut decoder = SseDecoder::with_limit(64);
+        decoder.push_str(&format!("{line}x"), |_| unreachable!());
+        assert_eq!(decoder.overflow(), Some(SseOverflow::Line));
     }
 
     #[test]

@@ -102,12 +102,18 @@ fn f5_answer_gives_one_tool_message_keyed_by_the_call() {
     let r = &c1.results[0];
     assert_eq!(
         (r.source, r.message_id.as_str(), &r.content, &r.error),
-        (ResultSource::Application, "m1", &json!("done"), &None)
+        (
+            ResultSource::Application,
+            "m1",
+            &json!("done").into(),
+            &None
+        )
     );
     let messages: Vec<Value> = t.tool_messages().iter().map(|m| m.to_value()).collect();
     assert_eq!(messages, [tool_message("m1", "c1", "done")]);
     assert_eq!(
-        serde_json::to_value(t.tool_messages()).unwrap(),
+        serde_json::from_str::<Value>(&agui_tool_calls::events::to_json(&t.tool_messages()))
+            .unwrap(),
         json!(messages)
     );
     assert_eq!(
@@ -135,16 +141,16 @@ fn f5_content_parts_are_kept_as_given() {
 fn f5_fail_sets_the_error_and_content_defaults_to_it() {
     let mut t = two_pending();
     t.fail("c1", "disk full", None, "m1").unwrap();
-    t.fail("c2", "timeout", Some(json!("partial output")), "m2")
+    t.fail("c2", "timeout", Some(json!("partial output").into()), "m2")
         .unwrap();
     let m = t.tool_messages();
     assert_eq!(
         (m[0].content.clone(), m[0].error.as_deref()),
-        (json!("disk full"), Some("disk full"))
+        (json!("disk full").into(), Some("disk full"))
     );
     assert_eq!(
         (m[1].content.clone(), m[1].error.as_deref()),
-        (json!("partial output"), Some("timeout"))
+        (json!("partial output").into(), Some("timeout"))
     );
     assert!(t.pending_calls().next().is_none(), "a failure is an answer");
     assert_eq!(m[0].to_value()["error"], "disk full");
@@ -539,7 +545,7 @@ fn l7_interrupted_run_lists_its_interrupts_and_keeps_pending_calls() {
     assert_eq!(t.run().status, RunStatus::Interrupted);
     assert!(matches!(
         &t.run().outcome,
-        Some(agui_tool_calls::Outcome::Interrupt { interrupts }) if interrupts[0]["id"] == "i1"
+        Some(agui_tool_calls::Outcome::Interrupt { interrupts }) if interrupts[0].get() == r#"{"id":"i1","reason":"ask"}"#
     ));
     assert!(t.call("c1").unwrap().pending);
     t.answer("c1", json!("ok"), "m1").unwrap();

@@ -207,7 +207,7 @@ fn l7_outcome_and_status_are_shown() {
             pending_tool_call_ids: None
         })
     );
-    assert_eq!(t.run().result, Some(json!({"k": 1})));
+    assert_eq!(t.run().result.as_ref().unwrap().get(), r#"{"k":1}"#);
 
     feed(
         &mut t,

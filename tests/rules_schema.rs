@@ -164,3 +164,86 @@ fn s1_history_calls_are_validated_when_seeded() {
         matches!(&t.call("h1").unwrap().validation, Validation::Invalid(e) if e.iter().any(|e| e.keyword == "required"))
     );
 }
+
+fn hostile_tool() -> Tool {
+    let schema =
+        json!({"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}});
+    Tool::new("f", "", schema)
+}
+
+fn run_with_input_tools(t: &mut Tracker, tools: &[Tool]) {
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t.name, "description": t.description, "parameters": t.parameters}))
+        .collect();
+    let input = json!({"threadId": "t1", "runId": "r1", "messages": [], "tools": tools});
+    feed(
+        t,
+        &[json!({"type": "RUN_STARTED", "threadId": "t1", "runId": "r1", "input": input})],
+    );
+}
+
+#[test]
+fn s5_a_backtracking_pattern_from_the_stream_is_not_run() {
+    // `^(a+)+$` against 29 `a` and a `!` backtracks 2^29 times in an
+    // ECMAScript engine; from the stream, its schema leaves the call
+    // unvalidated at once (rule S2) instead.
+    let mut t = Tracker::new(Options::default());
+    run_with_input_tools(&mut t, &[hostile_tool()]);
+    let s = format!("{}!", "a".repeat(29));
+    assert_eq!(
+        closed(&mut t, "c1", "f", &json!({ "s": s })),
+        Validation::Unvalidated
+    );
+    // The rest of the stream is read on.
+    feed(&mut t, &[run_finished("r1")]);
+    assert_eq!(t.pending_calls().count(), 1);
+}
+
+#[test]
+fn s1_a_stream_schema_without_pattern_is_still_validated() {
+    let mut t = Tracker::new(Options::default());
+    let schema = json!({"type": "object", "required": ["s"]});
+    run_with_input_tools(&mut t, &[Tool::new("f", "", schema)]);
+    assert!(matches!(
+        closed(&mut t, "c1", "f", &json!({})),
+        Validation::Invalid(errors) if errors[0].keyword == "required"
+    ));
+}
+
+#[test]
+fn s1_the_applications_schema_echoed_by_the_stream_runs_its_patterns() {
+    // The run input echoes the application's own tool: its pattern runs.
+    let mut t = Tracker::new(Options {
+        tools: vec![deploy_tool()],
+        ..Options::default()
+    });
+    run_with_input_tools(&mut t, &[deploy_tool()]);
+    let args = json!({"service": "api", "version": "1.2", "replicas": 3});
+    assert!(matches!(
+        closed(&mut t, "c1", "confirm_deploy", &args),
+        Validation::Invalid(errors) if errors[0].keyword == "pattern"
+    ));
+    // A tool given by the application's own run input, then echoed.
+    let mut t = Tracker::new(Options::default());
+    let input = json!({"messages": [], "tools": [{"name": "confirm_deploy", "description": "",
+        "parameters": deploy_tool().parameters}]});
+    t.start_run_json(&input.to_string()).unwrap();
+    run_with_input_tools(&mut t, &[deploy_tool()]);
+    assert!(matches!(
+        closed(&mut t, "c1", "confirm_deploy", &args),
+        Validation::Invalid(errors) if errors[0].keyword == "pattern"
+    ));
+    // The same name with another schema is the stream's own.
+    let mut t = Tracker::new(Options {
+        tools: vec![deploy_tool()],
+        ..Options::default()
+    });
+    let mut altered = deploy_tool();
+    altered.parameters["properties"]["version"]["pattern"] = json!("^v");
+    run_with_input_tools(&mut t, &[altered]);
+    assert_eq!(
+        closed(&mut t, "c1", "confirm_deploy", &args),
+        Validation::Unvalidated
+    );
+}

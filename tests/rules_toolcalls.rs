@@ -170,7 +170,10 @@ fn t9_result_is_a_message_of_its_own_and_does_not_reopen() {
     assert_eq!(call.status, CallStatus::Complete);
     assert_eq!(call.reopen_count, 0);
     let r = &call.results[0];
-    assert_eq!((r.message_id.as_str(), &r.content), ("m9", &parts));
+    assert_eq!(
+        (r.message_id.as_str(), &r.content),
+        ("m9", &parts.clone().into())
+    );
     assert_eq!(r.error.as_deref(), Some("partial"));
     assert_eq!(r.source, ResultSource::Stream);
     assert_eq!(r.event_index, Some(4));

@@ -1,10 +1,11 @@
 //! The JSON Schema Test Suite (draft 2020-12 and draft-07), run against
 //! `agui_tool_calls::schema`.
 //!
-//! The suite is read at test time from `../shared/json-schema-test-suite`
-//! beside the crate. Every test must pass except those in [`KNOWN_FAILURES`],
-//! each with its reason; a listed test that starts passing fails the run too,
-//! so the list stays honest.
+//! The suite is read at test time from its pinned copy in
+//! `tests/json-schema-test-suite` (commit and licence in its README). Every
+//! test must pass except those in [`KNOWN_FAILURES`], each with its reason;
+//! a listed test that starts passing fails the run too, so the list stays
+//! honest.
 //!
 //! `cargo test --test schema_suite -- --nocapture` prints the per-file table;
 //! with `SCHEMA_SUITE_REPORT=<file>` it is also written to that file.
@@ -44,7 +45,7 @@ const META: &str = "`$ref` to the draft's meta-schema, a remote document that is
 const REMOTE: &str = "`$ref` to a document of the suite's remotes, never fetched";
 
 fn suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/json-schema-test-suite/tests")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/json-schema-test-suite")
 }
 
 struct Outcome {

@@ -10,7 +10,7 @@ fn record(text: String) -> Value {
 }
 
 fn started() -> WasmTracker {
-    let mut tracker = WasmTracker::new("{}").unwrap();
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker
 }
@@ -38,7 +38,7 @@ fn a_change_record_carries_only_the_appended_text() {
 
 #[wasm_bindgen_test]
 fn a_delta_that_hits_a_limit_gets_the_full_record() {
-    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#).unwrap();
+    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#, false).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
     let r = record(
@@ -69,7 +69,7 @@ fn t1_args_for_an_unknown_call_is_reported_as_fatal() {
 
 #[wasm_bindgen_test]
 fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
-    let mut tracker = WasmTracker::new("{}").unwrap();
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
     let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
                   data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"n\"}\n\n\
                   data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c\",\"delta\":\"😀\"}\n\n";
@@ -82,5 +82,187 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
 
 #[wasm_bindgen_test]
 fn options_with_an_unknown_key_are_refused() {
-    assert!(WasmTracker::new(r#"{"tols":[]}"#).is_err());
+    assert!(WasmTracker::new(r#"{"tols":[]}"#, false).is_err());
+}
+
+#[wasm_bindgen_test]
+fn e1_event_stream_events_are_kept_only_when_asked_and_only_once_accepted() {
+    let body = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+                data: {\"type\":\"CUSTOM\",\"name\":\"x\",\"value\":1}\n\n\
+                data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"nope\"}\n\n";
+    let mut kept = WasmTracker::new("{}", true).unwrap();
+    kept.push_sse_text(body);
+    let events: Value = serde_json::from_str(&kept.take_events()).unwrap();
+    assert_eq!(
+        events.as_array().unwrap().len(),
+        2,
+        "not the refused TOOL_CALL_END"
+    );
+    assert_eq!(events[1]["name"], "x");
+    assert_eq!(kept.take_events(), "[]");
+    let mut plain = WasmTracker::new("{}", false).unwrap();
+    plain.push_sse_text(body);
+    assert_eq!(plain.take_events(), "[]");
+}
+
+#[wasm_bindgen_test]
+fn l5_abort_and_positions_through_the_binding() {
+    let mut tracker = started();
+    tracker.push_json(r#"{"type":"TEXT_MESSAGE_START","messageId":"a1","role":"assistant"}"#);
+    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
+    let r = record(tracker.abort_run(Some("stop".into())));
+    assert_eq!(r["run"]["status"], "aborted");
+    assert_eq!(r["run"]["error"], "stop");
+    assert_eq!(r["calls"][0]["status"], "abandoned");
+    assert_eq!(tracker.positions("a1\0u9"), [0, -1, 1]);
+    assert_eq!(tracker.positions(""), [1]);
+}
+
+/// The module's whole linear memory, in bytes (it only ever grows).
+fn wasm_memory_bytes() -> f64 {
+    use wasm_bindgen::JsCast;
+    let memory: js_sys::WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    memory
+        .buffer()
+        .unchecked_into::<js_sys::ArrayBuffer>()
+        .byte_length() as f64
+}
+
+const MEMORY_CEILING: f64 = 256.0 * 1024.0 * 1024.0;
+
+/// Whether the tests run in a browser page. The runner there polls the page
+/// and gives up on a test that holds the thread for 20 s; the two tests that
+/// parse 32 MiB of arguments (seconds in a debug build) run in Node only.
+fn in_browser() -> bool {
+    js_sys::Reflect::has(&js_sys::global(), &"document".into()).unwrap_or(false)
+}
+
+#[wasm_bindgen_test]
+fn s5_an_endless_event_stream_line_is_stopped_below_256_mb() {
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    tracker.push_sse_bytes(
+        b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: ",
+    );
+    let chunk = vec![b'a'; 1 << 16];
+    let mut fatal = Value::Null;
+    // 320 MiB of one line, unless the tracker stops it first.
+    for _ in 0..5 * 1024 {
+        let r = record(tracker.push_sse_bytes(&chunk));
+        if !r["fatal"].is_null() {
+            fatal = r["fatal"].clone();
+            break;
+        }
+        assert!(
+            wasm_memory_bytes() < MEMORY_CEILING,
+            "the line is held in memory"
+        );
+    }
+    assert_eq!(fatal["code"], "S5");
+    assert_eq!(fatal["eventIndex"], 1);
+    // Fed on, the stopped tracker holds nothing more.
+    for _ in 0..1024 {
+        tracker.push_sse_bytes(&chunk);
+    }
+    assert!(wasm_memory_bytes() < MEMORY_CEILING);
+}
+
+#[wasm_bindgen_test]
+fn s5_many_calls_with_arguments_at_the_call_limit_are_stopped_below_256_mb() {
+    if in_browser() {
+        return;
+    }
+    let mut tracker = started();
+    // 4 MiB of arguments per call, in two deltas (one would exceed the
+    // event limit).
+    let half = "x".repeat((2 << 20) - 8);
+    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
+    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
+    let mut fatal = Value::Null;
+    for i in 0..10_000 {
+        let events = [
+            format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"c{i}","toolCallName":"f"}}"#),
+            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{first}}}"#),
+            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{second}}}"#),
+            format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{i}"}}"#),
+        ];
+        for event in events {
+            let r = record(tracker.push_json(&event));
+            if !r["fatal"].is_null() {
+                fatal = r["fatal"].clone();
+            }
+        }
+        if !fatal.is_null() {
+            break;
+        }
+        assert!(wasm_memory_bytes() < MEMORY_CEILING, "call {i}");
+    }
+    assert_eq!(fatal["code"], "S5");
+    assert!(fatal["message"]
+        .as_str()
+        .unwrap()
+        .contains("limits.maxThreadBytes"));
+    assert!(wasm_memory_bytes() < MEMORY_CEILING);
+}
+
+#[wasm_bindgen_test]
+fn s5_a_backtracking_pattern_from_the_stream_does_not_hang_the_host() {
+    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    let tool = json!({"name": "f", "parameters": {"type": "object",
+        "properties": {"s": {"type": "string", "pattern": "^(a+)+$"}}}});
+    let run = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r",
+        "input": {"threadId": "t", "runId": "r", "messages": [], "tools": [tool]}});
+    tracker.push_json(&run.to_string());
+    let args = json!({"s": format!("{}!", "a".repeat(29))}).to_string();
+    for event in [
+        json!({"type": "TOOL_CALL_START", "toolCallId": "c", "toolCallName": "f"}),
+        json!({"type": "TOOL_CALL_ARGS", "toolCallId": "c", "delta": args}),
+    ] {
+        tracker.push_json(&event.to_string());
+    }
+    // `^(a+)+$` against 29 `a` and a `!`: 45 s in the host's RegExp before.
+    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#));
+    assert_eq!(r["calls"][0]["status"], "complete");
+    assert_eq!(r["calls"][0]["validation"], "unvalidated");
+}
+
+#[wasm_bindgen_test]
+fn s5_a_spent_budget_then_arguments_of_millions_of_values_stay_below_256_mb() {
+    if in_browser() {
+        return;
+    }
+    // The worst an event can take while it is applied: arguments at the
+    // call limit, all zeros, parsed into two million values at the end,
+    // with the thread budget nearly spent (7 calls of 4 MiB).
+    let mut tracker = started();
+    let half = "x".repeat((2 << 20) - 8);
+    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
+    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
+    for i in 0..7 {
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_START","toolCallId":"a{i}","toolCallName":"f"}}"#
+        ));
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{first}}}"#
+        ));
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{second}}}"#
+        ));
+        let r = record(tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_END","toolCallId":"a{i}"}}"#
+        )));
+        assert!(r["fatal"].is_null(), "call {i}");
+    }
+    // Arguments of two million zeros, in two deltas: parsed at the end.
+    let zeros = serde_json::to_string(&"0,".repeat((1 << 20) - 16)).unwrap();
+    tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}"#);
+    tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"["}"#);
+    for _ in 0..2 {
+        tracker.push_json(&format!(
+            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":{zeros}}}"#
+        ));
+    }
+    tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"0]"}"#);
+    let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#));
+    assert_eq!(r["fatal"]["code"], "S5");
+    assert!(wasm_memory_bytes() < MEMORY_CEILING);
 }

@@ -1,8 +1,9 @@
 // One chat thread with the demo agent, without React: it posts runs, feeds the
-// streamed bytes to the tracker (tool calls) and to a small text reducer (the
-// assistant's messages), and turns the user's decisions into tool messages.
+// streamed bytes to the tracker, which hands every event to a small text
+// reducer (the assistant's messages, through `onEvent`) and tracks the tool
+// calls; the user's decisions become answers, and `nextRun` builds each run's
+// input from the conversation.
 import { ToolCallStreamError, ToolCallTracker } from "agui-tool-calls";
-import { SseEvents } from "./sse.js";
 
 const newId = (prefix) => `${prefix}_${crypto.getRandomValues(new Uint32Array(2)).join("")}`;
 
@@ -22,7 +23,8 @@ export class ChatSession {
   constructor({ endpoint, tools, requireApproval = [] }) {
     this.endpoint = endpoint;
     this.tools = tools;
-    this.tracker = new ToolCallTracker({ tools, requireApproval });
+    // Text events reach the chat through `onEvent`: no second event-stream parser.
+    this.tracker = new ToolCallTracker({ tools, requireApproval, onEvent: (event) => this.#text(event) });
   }
 
   subscribe = (listener) => {
@@ -68,18 +70,20 @@ export class ChatSession {
   /** Starts a run on `messages`; false, with the reason shown, when it may not start. */
   #run(messages) {
     if (this.state.busy) return false;
-    const input = {
-      threadId: this.#threadId,
-      runId: newId("run"),
-      messages: this.#history(messages),
-      tools: this.tools,
-      context: [],
-      state: null,
-      forwardedProps: {},
-    };
+    let input;
     try {
-      // Throws, naming them, while a pending call is unanswered.
-      this.tracker.startRun(input);
+      // The conversation as AG-UI messages; nextRun adds every call of the
+      // thread and its one answer. Throws, naming them, while a pending call
+      // is unanswered.
+      input = this.tracker.nextRun({
+        threadId: this.#threadId,
+        runId: newId("run"),
+        messages: messages.map(({ id, role, text }) => ({ id, role, content: text })),
+        tools: this.tools,
+        context: [],
+        state: null,
+        forwardedProps: {},
+      });
     } catch (error) {
       this.#set({ error: error.message });
       return false;
@@ -101,17 +105,17 @@ export class ChatSession {
     } catch (error) {
       this.#set({ error: error instanceof ToolCallStreamError ? `Stream stopped: ${error.message}` : error.message });
     } finally {
+      // The stream ended or broke without RUN_FINISHED or RUN_ERROR: the run is over, the thread goes on.
+      if (this.tracker.snapshot().run.status === "running") this.tracker.abortRun("the stream ended without a terminal event");
       this.#set({ busy: false });
     }
   }
 
   async #stream(reader) {
-    const events = new SseEvents();
     try {
       for (;;) {
         const { done, value } = await reader.read();
-        if (done) return;
-        for (const event of events.push(value)) this.#text(event);
+        if (done) break;
         this.tracker.pushSse(value); // throws ToolCallStreamError on a fatal violation
       }
     } finally {
@@ -136,46 +140,10 @@ export class ChatSession {
     this.#set({ messages: messages.with(i, next) });
   }
 
-  /**
-   * The run input's messages: each assistant message carries the calls it made,
-   * followed by their answers (the tracker's tool messages, or a streamed result).
-   */
-  #history(messages) {
-    const calls = this.tracker.snapshot().calls.filter((c) => c.status === "complete");
-    const answers = new Map(this.tracker.toolMessages().map((m) => [m.toolCallId, m]));
-    const known = new Set(messages.map((m) => m.id));
-    const out = [];
-    const withCalls = (id, content, own) => {
-      const message = { id, role: "assistant", content };
-      if (own.length > 0) {
-        message.toolCalls = own.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.argsText } }));
-      }
-      out.push(message);
-      for (const c of own) {
-        const answer = answers.get(c.id) ?? streamedAnswer(c);
-        if (answer) out.push(answer);
-      }
-    };
-    for (const m of messages) {
-      if (m.role === "user") out.push({ id: m.id, role: "user", content: m.text });
-      else withCalls(m.id, m.text, calls.filter((c) => c.parentMessageId === m.id));
-    }
-    // Calls the agent made outside any text message still belong to the history.
-    const orphans = calls.filter((c) => !known.has(c.parentMessageId));
-    if (orphans.length > 0) withCalls(newId("calls"), "", orphans);
-    return out;
-  }
-
   #set(patch) {
     this.state = { ...this.state, ...patch };
     for (const listener of [...this.#listeners]) listener();
   }
-}
-
-function streamedAnswer(call) {
-  const r = call.result;
-  if (!r || r.rejected || r.source === "application") return null;
-  return { id: r.messageId, role: "tool", toolCallId: call.id, content: r.content, ...(r.error ? { error: r.error } : {}) };
 }
 
 /** The agent's refusal as one line: its error, and the calls it names. */

@@ -91,7 +91,7 @@ pub fn run_step(t: &mut Tracker, step: &Step, mirror: &mut Mirror) {
             .fail(
                 &id.get(),
                 error,
-                content.as_ref().map(|c| c.get()),
+                content.as_ref().map(|c| c.get().into()),
                 &msg.get(),
             )
             .is_err(),

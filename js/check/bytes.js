@@ -71,7 +71,16 @@ export async function* gunzip(chunks) {
       await writer.abort(error).catch(() => {});
     }
   })();
-  const reader = stream.readable.getReader();
+  try {
+    yield* chunksOf(stream.readable);
+  } finally {
+    await feeding;
+  }
+}
+
+/** The chunks of a ReadableStream, as an async iterable. */
+export async function* chunksOf(readable) {
+  const reader = readable.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -80,8 +89,7 @@ export async function* gunzip(chunks) {
     }
   } finally {
     // A reader that stopped early (a fatal error) must not leave the
-    // writer waiting on backpressure.
+    // writer feeding the stream waiting on backpressure.
     await reader.cancel().catch(() => {});
-    await feeding;
   }
 }

@@ -3,7 +3,7 @@
 // `curl -v`), a HAR file, or gzip around any of them. The blank bytes before
 // the first event are counted, never kept, so a file that starts with
 // megabytes of blank lines costs no more than its length.
-import { hasBom, isSpace, startsWith } from "./bytes.js";
+import { concat, hasBom, isSpace, startsWith } from "./bytes.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -75,32 +75,20 @@ export class Sniffer {
   }
 
   #decide(parts, ended) {
-    const bytes = parts.length === 1 ? parts[0] : join(parts);
+    const bytes = concat(parts);
     const format = formatOf(bytes, ended || bytes.length >= DECIDE_WITHIN);
     if (format === undefined) {
       this.#head = [bytes];
       return undefined;
     }
     const indent = new Uint8Array(this.#indent).fill(0x20);
-    return this.#decided(format, this.#indent > 0 ? join([indent, bytes]) : bytes);
+    return this.#decided(format, this.#indent > 0 ? concat([indent, bytes]) : bytes);
   }
 
   #decided(format, head) {
     this.#head = null;
     return { format, head, lines: { jsonl: this.#lf, sse: this.#sseEnds } };
   }
-}
-
-function join(parts) {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 const SSE_FIELDS = ["data", "event", "id", "retry"];

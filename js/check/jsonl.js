@@ -1,7 +1,7 @@
 // JSON Lines read incrementally: bytes in, one event's text out per line.
 // Only the unfinished last line is kept between chunks, and no longer than
 // the line limit.
-import { concat, utf8 } from "./bytes.js";
+import { concat, hasBom, isSpace, utf8 } from "./bytes.js";
 import { looksLikeSseLine } from "./detect.js";
 
 const LF = 0x0a;
@@ -61,7 +61,7 @@ export class JsonlReader {
   #skipBom(chunk) {
     if (this.#started || chunk.length === 0) return 0;
     this.#started = true;
-    return chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    return hasBom(chunk) ? 3 : 0;
   }
 
   #endLine(tail) {
@@ -74,7 +74,8 @@ export class JsonlReader {
     const line = this.#line++;
     const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
     let start = 0;
-    while (start < end && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === CR)) start++;
+    // No LF inside a line, so isSpace skips exactly spaces, tabs and CRs.
+    while (start < end && isSpace(bytes[start])) start++;
     if (start === end) return true;
     // A curl note blanked by http.js: ":" and nothing else.
     if (bytes[start] === 0x3a && isBlankFrom(bytes, start + 1, end)) return true;

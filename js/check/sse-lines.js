@@ -6,7 +6,7 @@
 // no field at all (a JSON Lines event in an event-stream file), and lines
 // over the line limit. When asked (`collect`), it gives each event's data
 // too, for reports that show the events themselves.
-import { concat, utf8 } from "./bytes.js";
+import { concat, hasBom, utf8 } from "./bytes.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -26,12 +26,14 @@ export class SseLines {
   #started = false;
   #dataLine = 0; // line of the event's first data field; 0 when none yet
   #data = []; // the event's data lines, when collecting
+  #dataBytes = 0; // bytes in #data: an event's data is bounded like a line
   #stopped = false;
 
   /**
    * `onEvent(line, data)`; options: `onForeign(line, start)` for a line that
-   * is no field, `onOversized(line, bytes)` for a line over `maxLineBytes`
-   * (the reading stops), `collect` to get each event's data, `firstLine`.
+   * is no field, `onOversized(line, bytes)` for a line over `maxLineBytes`,
+   * or when collecting an event's data over it (the reading stops),
+   * `collect` to get each event's data, `firstLine`.
    */
   constructor(onEvent, { onForeign = () => {}, onOversized = () => {}, maxLineBytes = Infinity, collect = false, firstLine = 1 } = {}) {
     this.#on = { event: onEvent, foreign: onForeign, oversized: onOversized };
@@ -75,7 +77,7 @@ export class SseLines {
   #start(chunk) {
     if (this.#started || chunk.length === 0) return 0;
     this.#started = true;
-    return chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0;
+    return hasBom(chunk) ? 3 : 0;
   }
 
   #take(chunk, from, to) {
@@ -90,17 +92,30 @@ export class SseLines {
     return true;
   }
 
+  /** Keeps the current data line; false (the reading stops) once the event's data is over the limit. */
+  #collectData() {
+    this.#dataBytes += this.#length + 1;
+    if (this.#dataBytes > this.#max) {
+      this.#stopped = true;
+      this.#on.oversized(this.#dataLine, this.#dataBytes);
+      return false;
+    }
+    this.#data.push(dataValue(concat(this.#parts)));
+    return true;
+  }
+
   #endLine() {
     if (this.#length === 0) {
       // A blank line dispatches the event when it has data.
       if (this.#dataLine !== 0) this.#on.event(this.#dataLine, this.#collect ? this.#data.join("\n") : undefined);
       this.#dataLine = 0;
       this.#data = [];
+      this.#dataBytes = 0;
     } else {
       const field = fieldOf(this.#head, this.#length);
       if (field === "data") {
         if (this.#dataLine === 0) this.#dataLine = this.#line;
-        if (this.#collect) this.#data.push(dataValue(concat(this.#parts)));
+        if (this.#collect && !this.#collectData()) return;
       } else if (field === null) {
         this.#on.foreign(this.#line, utf8(Uint8Array.from(this.#head)));
       }

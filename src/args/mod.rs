@@ -12,6 +12,7 @@ mod scanner;
 
 use serde_json::Value;
 
+use crate::events::{json::pair, JsonStr, REPLACEMENT};
 use crate::quote::quoted;
 pub use nesting::MAX_DEPTH_CEILING;
 use scanner::{End, Reason, Scanner, Stop};
@@ -110,6 +111,9 @@ pub struct ArgsReader {
     /// Where a delta was refused for the byte limit; later deltas are refused
     /// too, since the text would otherwise have a hole.
     refused_at: Option<usize>,
+    /// A high surrogate that ended the last delta, waiting for the low one
+    /// the next delta should begin with (a JS producer cut the pair).
+    pending_high: Option<u16>,
 }
 
 impl ArgsReader {
@@ -122,7 +126,49 @@ impl ArgsReader {
             // The ceiling (127) fits a u8.
             scanner: Scanner::new(depth as u8),
             refused_at: None,
+            pending_high: None,
         }
+    }
+
+    /// Appends one delta as an event spells it (rule T4): a surrogate pair
+    /// cut between two deltas is joined into its character; a half that
+    /// stays alone becomes U+FFFD, as it would crossing from JS into UTF-8.
+    /// A high surrogate at the end waits for the next delta or [`close`](Self::close).
+    ///
+    /// ```
+    /// use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+    /// use agui_tool_calls::events::JsonStr;
+    /// use std::borrow::Cow;
+    ///
+    /// let mut args = ArgsReader::new(ArgsLimits::default());
+    /// let mut first = JsonStr::new(Cow::Borrowed("\"a"));
+    /// first.high_last = Some(0xD83D);
+    /// args.push_delta(&first).unwrap();
+    /// assert_eq!(args.text(), "\"a");
+    /// let mut second = JsonStr::new(Cow::Borrowed("\""));
+    /// second.low_first = Some(0xDE00);
+    /// args.push_delta(&second).unwrap();
+    /// assert_eq!(args.text(), "\"a\u{1F600}\"");
+    /// ```
+    pub fn push_delta(&mut self, delta: &JsonStr) -> Result<(), ArgsError> {
+        let head = match (self.pending_high.take(), delta.low_first) {
+            (Some(high), Some(low)) => Some(pair(high, low)),
+            (None, None) => None,
+            _ => Some(REPLACEMENT),
+        };
+        let pushed = match head {
+            None => self.push(&delta.text),
+            // Rare: one small copy so the limit sees the delta whole.
+            Some(c) => self.push(&format!("{c}{}", delta.text)),
+        };
+        self.pending_high = delta.high_last;
+        pushed
+    }
+
+    /// The call's text is complete: a high surrogate still waiting for its
+    /// other half becomes U+FFFD. Whether the text changed.
+    pub fn close(&mut self) -> bool {
+        self.pending_high.take().is_some() && self.push("\u{FFFD}").is_ok()
     }
 
     /// Appends one delta and reads it. Fails only when the byte limit would

@@ -3,11 +3,17 @@
 //! Parsing reads each event's keys once into a flat record of optional
 //! fields (module `raw`) and then builds the typed [`Event`] by its `type`;
 //! strings are borrowed from the input where JSON escaping allows, so a
-//! `TOOL_CALL_ARGS` delta is not copied before it reaches the call.
+//! `TOOL_CALL_ARGS` delta is not copied before it reaches the call. Opaque
+//! payloads are kept as the text given ([`Opaque`]); a lone surrogate escape
+//! in a string is accepted, as `JSON.parse` accepts it (module `json`).
 
+pub(crate) mod json;
+mod opaque;
 mod payload;
 mod raw;
 
+pub use json::{JsonStr, REPLACEMENT};
+pub use opaque::{to_json, Opaque};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -20,7 +26,7 @@ pub type Text<'a> = Cow<'a, str>;
 /// use agui_tool_calls::events::{Event, EventBody};
 ///
 /// let e = Event::from_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{}"}"#).unwrap();
-/// assert!(matches!(e.body, EventBody::ToolCallArgs { ref delta, .. } if delta == "{}"));
+/// assert!(matches!(e.body, EventBody::ToolCallArgs { ref delta, .. } if delta.text == "{}"));
 /// assert_eq!(e.owner, None);
 ///
 /// let err = Event::from_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":4}"#).unwrap_err();
@@ -48,7 +54,8 @@ pub enum EventBody<'a> {
     RunFinished {
         thread_id: Text<'a>,
         run_id: Text<'a>,
-        result: Option<Value>,
+        /// Opaque, kept as given.
+        result: Option<Opaque>,
         outcome: Option<Outcome>,
     },
     RunError {
@@ -78,7 +85,9 @@ pub enum EventBody<'a> {
     },
     ToolCallArgs {
         tool_call_id: Text<'a>,
-        delta: Text<'a>,
+        /// A lone surrogate at either edge is kept apart, to be joined with
+        /// the other half in the next or previous delta (rule T4).
+        delta: JsonStr<'a>,
     },
     ToolCallEnd {
         tool_call_id: Text<'a>,
@@ -87,13 +96,15 @@ pub enum EventBody<'a> {
         tool_call_id: Option<Text<'a>>,
         tool_call_name: Option<Text<'a>>,
         parent_message_id: Option<Text<'a>>,
-        delta: Option<Text<'a>>,
+        /// As the delta of [`EventBody::ToolCallArgs`].
+        delta: Option<JsonStr<'a>>,
     },
     ToolCallResult {
         message_id: Text<'a>,
         tool_call_id: Text<'a>,
-        /// A string, or an array of content parts: opaque data (rule T9).
-        content: Value,
+        /// A string, or an array of content parts: opaque data (rule T9),
+        /// kept as given.
+        content: Opaque,
         error: Option<Text<'a>>,
     },
     MessagesSnapshot {
@@ -134,8 +145,9 @@ pub enum Outcome {
     Success {
         pending_tool_call_ids: Option<Vec<String>>,
     },
-    /// The run stopped to ask; `interrupts` is never empty (opaque entries).
-    Interrupt { interrupts: Vec<Value> },
+    /// The run stopped to ask; `interrupts` is never empty (opaque entries,
+    /// kept as given).
+    Interrupt { interrupts: Vec<Opaque> },
 }
 
 /// The parts of a `RunAgentInput` the tracker reads.
@@ -158,14 +170,14 @@ impl RunInput {
     /// assert_eq!(input.messages[0].tool_call_id.as_deref(), Some("c1"));
     /// ```
     pub fn from_json(text: &str) -> Result<RunInput, EventError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
-        RunInput::from_value(value)
+        let raw =
+            json::Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
+        payload::run_input(raw).map_err(EventError::e2)
     }
 
     /// Reads a `RunAgentInput` from a JSON value.
     pub fn from_value(value: Value) -> Result<RunInput, EventError> {
-        payload::run_input(value).map_err(EventError::e2)
+        RunInput::from_json(&value.to_string())
     }
 }
 
@@ -204,7 +216,8 @@ pub struct Message {
     pub role: String,
     /// `subagentRunId` on the message, when present: its owner.
     pub owner: Option<String>,
-    pub content: Option<Value>,
+    /// Opaque, kept as given.
+    pub content: Option<Opaque>,
     /// The calls an assistant message carries.
     pub tool_calls: Vec<HistoryCall>,
     /// The call a tool message answers.
@@ -240,22 +253,11 @@ impl EventError {
 }
 
 impl<'a> Event<'a> {
-    /// Parses one event from JSON text, borrowing strings from it.
+    /// Parses one event from JSON text, borrowing strings from it. Only
+    /// the syntax of parts the tracker does not read is checked, without
+    /// recursion: their depth is not limited.
     pub fn from_json(text: &'a str) -> Result<Event<'a>, EventError> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let event = Event::from_deserializer(&mut de)?;
-        de.end()
-            .map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
-        Ok(event)
-    }
-
-    /// Reads one event from any serde deserializer (a binding may pass a
-    /// JS-object deserializer); the error keeps its rule code.
-    pub fn from_deserializer<D>(deserializer: D) -> Result<Event<'a>, EventError>
-    where
-        D: serde::Deserializer<'a>,
-    {
-        raw::RawEvent::read(deserializer)?.build()
+        raw::read(text)
     }
 
     /// The family of the event's type (rule C5).

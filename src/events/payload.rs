@@ -1,80 +1,97 @@
 //! The rare nested payloads (run input, history messages, outcome), read
-//! from `serde_json::Value`s. Errors name the field by its path.
+//! shallowly from raw JSON text: only the fields the tracker uses are read,
+//! everything else is skipped or kept as given. Errors name the field by
+//! its path.
 
-use super::{HistoryCall, Message, Outcome, RunInput, Tool};
-use serde_json::{Map, Value};
+use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
+use serde_json::Value;
 
-type Fields = Map<String, Value>;
+fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
+    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
+}
 
-fn object(v: Value, path: &str) -> Result<Fields, String> {
-    match v {
-        Value::Object(map) => Ok(map),
-        _ => Err(format!("field \"{path}\" must be an object")),
+fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
+    json::items(v).ok_or_else(|| format!("field \"{path}\" must be an array"))
+}
+
+/// A string field; lone surrogates read as U+FFFD.
+fn string(v: Raw<'_>) -> Option<String> {
+    match json::scalar(v) {
+        Scalar::Str(s) => Some(s.into_text().into_owned()),
+        _ => None,
     }
 }
 
-fn array(v: Value, path: &str) -> Result<Vec<Value>, String> {
-    match v {
-        Value::Array(items) => Ok(items),
-        _ => Err(format!("field \"{path}\" must be an array")),
-    }
-}
-
-fn required_string(map: &mut Fields, key: &str, path: &str) -> Result<String, String> {
-    match map.remove(key) {
-        Some(Value::String(s)) => Ok(s),
+fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
+    match map.get(key) {
+        Some(v) => string(v).ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
         None => Err(format!("missing field \"{path}.{key}\"")),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
     }
 }
 
 /// An optional string; `null` reads as absent.
-fn optional_string(map: &mut Fields, key: &str, path: &str) -> Result<Option<String>, String> {
-    match map.remove(key) {
-        Some(Value::String(s)) => Ok(Some(s)),
-        None | Some(Value::Null) => Ok(None),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
+fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+    match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
+        None => Ok(None),
+        Some(v) => string(v)
+            .map(Some)
+            .ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
     }
 }
 
 /// An optional array; `null` reads as absent.
-fn optional_array(map: &mut Fields, key: &str, path: &str) -> Result<Option<Vec<Value>>, String> {
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(None),
+fn optional_array<'a>(
+    map: &Fields<'a>,
+    key: &str,
+    path: &str,
+) -> Result<Option<Vec<Raw<'a>>>, String> {
+    match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
+        None => Ok(None),
         Some(v) => array(v, &format!("{path}.{key}")).map(Some),
     }
 }
 
 /// The `input` of `RUN_STARTED` (a `RunAgentInput`): its messages and tools.
-pub(super) fn run_input(v: Value) -> Result<RunInput, String> {
-    let mut map = object(v, "input")?;
-    let messages = match map.remove("messages") {
-        None | Some(Value::Null) => Vec::new(),
+/// `state`, `forwardedProps` and the rest are skipped unread.
+pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
+    let map = object(v, "input")?;
+    let messages = match map.get("messages").filter(|&v| json::kind(v) != Kind::Null) {
+        None => Vec::new(),
         Some(v) => messages(v, "input.messages")?,
     };
-    let tools = match optional_array(&mut map, "tools", "input")? {
+    let tools = match optional_array(&map, "tools", "input")? {
         None => None,
         Some(items) => Some(tools(items)?),
     };
     Ok(RunInput { messages, tools })
 }
 
-fn tools(items: Vec<Value>) -> Result<Vec<Tool>, String> {
+fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         let path = format!("input.tools[{i}]");
-        let mut map = object(item, &path)?;
+        let map = object(item, &path)?;
         out.push(Tool {
-            name: required_string(&mut map, "name", &path)?,
-            description: optional_string(&mut map, "description", &path)?.unwrap_or_default(),
-            parameters: map.remove("parameters").unwrap_or(Value::Null),
+            name: required_string(&map, "name", &path)?,
+            description: optional_string(&map, "description", &path)?.unwrap_or_default(),
+            parameters: parameters(&map, &path)?,
         });
     }
     Ok(out)
 }
 
+/// A tool's JSON Schema: read as a value, since the validator reads it.
+fn parameters(map: &Fields, path: &str) -> Result<Value, String> {
+    match map.get("parameters") {
+        None => Ok(Value::Null),
+        Some(v) => json::value(v)
+            .map_err(|e| format!("field \"{path}.parameters\" cannot be read as a schema: {e}")),
+    }
+}
+
 /// A list of history messages at `path`.
-pub(super) fn messages(v: Value, path: &str) -> Result<Vec<Message>, String> {
+pub(super) fn messages(v: Raw<'_>, path: &str) -> Result<Vec<Message>, String> {
     let items = array(v, path)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
@@ -83,16 +100,16 @@ pub(super) fn messages(v: Value, path: &str) -> Result<Vec<Message>, String> {
     Ok(out)
 }
 
-fn message(v: Value, path: &str) -> Result<Message, String> {
-    let mut map = object(v, path)?;
-    let id = required_string(&mut map, "id", path)?;
-    let role = required_string(&mut map, "role", path)?;
-    let tool_call_id = optional_string(&mut map, "toolCallId", path)?;
+fn message(v: Raw<'_>, path: &str) -> Result<Message, String> {
+    let map = object(v, path)?;
+    let id = required_string(&map, "id", path)?;
+    let role = required_string(&map, "role", path)?;
+    let tool_call_id = optional_string(&map, "toolCallId", path)?;
     if role == "tool" && tool_call_id.is_none() {
         return Err(format!("missing field \"{path}.toolCallId\""));
     }
     let mut tool_calls = Vec::new();
-    if let Some(items) = optional_array(&mut map, "toolCalls", path)? {
+    if let Some(items) = optional_array(&map, "toolCalls", path)? {
         for (i, item) in items.into_iter().enumerate() {
             tool_calls.push(history_call(item, &format!("{path}.toolCalls[{i}]"))?);
         }
@@ -100,59 +117,60 @@ fn message(v: Value, path: &str) -> Result<Message, String> {
     Ok(Message {
         id,
         role,
-        owner: optional_string(&mut map, "subagentRunId", path)?,
-        content: map.remove("content"),
+        owner: optional_string(&map, "subagentRunId", path)?,
+        content: map.get("content").map(Opaque::from_raw),
         tool_calls,
         tool_call_id,
-        error: optional_string(&mut map, "error", path)?,
+        error: optional_string(&map, "error", path)?,
     })
 }
 
-fn history_call(v: Value, path: &str) -> Result<HistoryCall, String> {
-    let mut map = object(v, path)?;
-    let id = required_string(&mut map, "id", path)?;
+fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
+    let map = object(v, path)?;
+    let id = required_string(&map, "id", path)?;
     let fpath = format!("{path}.function");
-    let mut function = match map.remove("function") {
+    let function = match map.get("function") {
         Some(v) => object(v, &fpath)?,
         None => return Err(format!("missing field \"{fpath}\"")),
     };
     Ok(HistoryCall {
         id,
-        name: required_string(&mut function, "name", &fpath)?,
-        arguments: required_string(&mut function, "arguments", &fpath)?,
+        name: required_string(&function, "name", &fpath)?,
+        arguments: required_string(&function, "arguments", &fpath)?,
     })
 }
 
 /// `RUN_FINISHED.outcome`: `success` or `interrupt` (rule L7).
-pub(super) fn outcome(v: Value) -> Result<Outcome, String> {
-    let mut map = object(v, "outcome")?;
-    let kind = required_string(&mut map, "type", "outcome")?;
+pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
+    let map = object(v, "outcome")?;
+    let kind = required_string(&map, "type", "outcome")?;
     match kind.as_str() {
         "success" => {
-            let ids =
-                match optional_array(&mut map, "pendingToolCallIds", "outcome")? {
-                    None => None,
-                    Some(items) => Some(
-                        items
-                            .into_iter()
-                            .map(|v| match v {
-                                Value::String(s) => Ok(s),
-                                _ => Err("field \"outcome.pendingToolCallIds\" must hold strings"
-                                    .to_owned()),
+            let ids = match optional_array(&map, "pendingToolCallIds", "outcome")? {
+                None => None,
+                Some(items) => Some(
+                    items
+                        .into_iter()
+                        .map(|v| {
+                            string(v).ok_or_else(|| {
+                                "field \"outcome.pendingToolCallIds\" must hold strings".to_owned()
                             })
-                            .collect::<Result<Vec<_>, _>>()?,
-                    ),
-                };
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+            };
             Ok(Outcome::Success {
                 pending_tool_call_ids: ids,
             })
         }
         "interrupt" => {
-            let interrupts = optional_array(&mut map, "interrupts", "outcome")?.unwrap_or_default();
+            let interrupts = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
             if interrupts.is_empty() {
                 return Err("field \"outcome.interrupts\" must be a non-empty array".into());
             }
-            Ok(Outcome::Interrupt { interrupts })
+            Ok(Outcome::Interrupt {
+                interrupts: interrupts.into_iter().map(Opaque::from_raw).collect(),
+            })
         }
         _ => Err("field \"outcome.type\" must be \"success\" or \"interrupt\"".into()),
     }

@@ -1,18 +1,19 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
+use super::budget;
 use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
-use crate::args::ArgsReader;
-use crate::events::{Message, Outcome, Tool};
+use crate::args::{ArgsError, ArgsReader};
+use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 
 impl Tracker {
     pub(crate) fn apply(&mut self, plan: Plan) {
         let index = plan.index;
+        self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
         for op in plan.ops {
@@ -26,7 +27,7 @@ impl Tracker {
     /// Applies one op; whether anything the snapshot shows changed.
     fn apply_op(&mut self, index: usize, op: Op, last: &mut Option<usize>) -> bool {
         match op {
-            Op::End(i) => self.end_call(i),
+            Op::End(i, parsed) => self.end_call(i, parsed),
             Op::Abandon(i) => self.close_call(i, CallStatus::Abandoned),
             Op::ClearToolLane(key) => {
                 self.lanes.tool.remove(&key);
@@ -57,6 +58,7 @@ impl Tracker {
                 result,
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
+                self.note_message(&message);
                 self.messages.entry(message).or_insert(owner);
                 return false;
             }
@@ -75,7 +77,12 @@ impl Tracker {
                 self.run.error = Some((message, code));
                 self.changes.run = true;
             }
-            Op::RunTools(tools) => self.set_run_tools(tools),
+            Op::RunAborted { reason } => {
+                self.run.status = RunStatus::Aborted;
+                self.run.error = reason.map(|r| (r, None));
+                self.changes.run = true;
+            }
+            Op::RunTools(tools, from_stream) => self.set_run_tools(tools, from_stream),
             Op::Seed {
                 messages,
                 run_input,
@@ -83,6 +90,15 @@ impl Tracker {
             Op::Record(v) => self.violations.push(v),
         }
         true
+    }
+
+    /// Records where a message id first appeared in the thread (see
+    /// [`Tracker::message_position`]).
+    fn note_message(&mut self, id: &str) {
+        if !self.message_seq.contains_key(id) {
+            let seq = self.message_seq.len();
+            self.message_seq.insert(id.to_owned(), seq);
+        }
     }
 
     /// Marks a call changed for the next [`Tracker::take_changes`].
@@ -106,21 +122,29 @@ impl Tracker {
         // The event being applied was counted already.
         let closing_event = self.events_seen.checked_sub(1);
         let call = &mut self.calls[i];
+        if call.args_error.is_none() {
+            call.args.close();
+        }
         call.status = status;
         call.closed_at = closing_event;
         call.lane = None;
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, then parsed (rule T6).
-    fn end_call(&mut self, i: usize) {
+    /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
+    fn end_call(&mut self, i: usize, parsed: Option<Result<serde_json::Value, ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
-        let call = &mut self.calls[i];
-        call.arguments = Some(match &call.args_error {
-            Some(e) => Err(e.clone()),
-            None => call.args.finish(),
-        });
+        // Every plan is charged before it is applied, which parses the
+        // arguments of the calls it ends (module `budget`).
+        self.calls[i].arguments = parsed;
         self.validate_call(i);
+    }
+
+    /// Records a violation found while applying; it counts towards the
+    /// thread's budget (rule S5) like any other.
+    fn record_violation(&mut self, v: Violation) {
+        self.retained = self.retained.saturating_add(budget::violation_bytes(&v));
+        self.violations.push(v);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -136,10 +160,12 @@ impl Tracker {
             }
             None => {
                 if let Some(parent) = &start.parent {
+                    self.note_message(parent);
                     self.message_ids.insert(parent.clone());
                 }
                 let i = self.calls.len();
                 let mut call = ToolCall::new(start.id.clone(), start.name, self.new_args());
+                call.seq = self.message_seq.len();
                 call.parent_message_id = start.parent;
                 call.owner = start.owner;
                 self.calls.push(call);
@@ -181,12 +207,12 @@ impl Tracker {
     }
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
-    fn append_args(&mut self, index: usize, i: usize, delta: &str) {
+    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
             return;
         }
-        if let Err(e) = call.args.push(delta) {
+        if let Err(e) = call.args.push_delta(delta) {
             let message = format!(
                 "event {index}: arguments of call {}: {}",
                 quoted(&call.id),
@@ -194,7 +220,7 @@ impl Tracker {
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
-            self.violations.push(v);
+            self.record_violation(v);
             return self.touch(i);
         }
         self.touch_text(i);
@@ -241,7 +267,7 @@ impl Tracker {
     }
 
     /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
-    fn finish_run(&mut self, index: usize, result: Option<Value>, outcome: Option<Outcome>) {
+    fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         mine.sort_unstable();
         mine.dedup();
@@ -269,7 +295,7 @@ impl Tracker {
                     quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
-                self.violations.push(v);
+                self.record_violation(v);
             }
         }
         self.run.status = match outcome {
@@ -292,19 +318,44 @@ impl Tracker {
                 quoted_list(declared.iter().map(String::as_str)),
                 quoted_list(derived.iter().copied())
             );
-            self.violations
-                .push(Violation::new("F3", Severity::Violation, index, message));
+            self.record_violation(Violation::new("F3", Severity::Violation, index, message));
         }
     }
 
-    /// Rule F1: `Some` replaces the tools the run input advertises.
-    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>) {
+    /// Rule F1: the tools the run input advertises replace the last ones.
+    /// A schema the stream gives is the application's own when one of the
+    /// application's tools of that name has the same `parameters` (the
+    /// echo of its own run input); else only the stream vouches for it.
+    fn set_run_tools(&mut self, tools: Option<Vec<Tool>>, from_stream: bool) {
         self.schemas.forget();
-        self.run_tools = tools
-            .unwrap_or_default()
-            .into_iter()
-            .map(|t| (t.name.clone(), t))
-            .collect();
+        self.stream_schemas.clear();
+        self.run_tools.clear();
+        if !from_stream {
+            self.application_tools.clear();
+        }
+        for tool in tools.unwrap_or_default() {
+            if !from_stream {
+                self.application_tools
+                    .insert(tool.name.clone(), tool.clone());
+            } else if !self.is_applications_schema(&tool) {
+                self.stream_schemas.insert(tool.name.clone());
+            }
+            self.run_tools.insert(tool.name.clone(), tool);
+        }
+    }
+
+    fn is_applications_schema(&self, tool: &Tool) -> bool {
+        // Compared in the canonical form the validator's `const` uses: no
+        // second equality routine in the wasm module.
+        let text = crate::schema::value::canonical;
+        let theirs = text(&tool.parameters);
+        [&self.option_tools, &self.application_tools]
+            .iter()
+            .any(|tools| {
+                tools
+                    .get(&tool.name)
+                    .is_some_and(|t| text(&t.parameters) == theirs)
+            })
     }
 
     /// Rule A5: history seeds message owners, closed calls and answers.
@@ -312,6 +363,7 @@ impl Tracker {
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
+            self.note_message(&message.id);
             let owner = self
                 .messages
                 .entry(message.id.clone())
@@ -355,6 +407,7 @@ impl Tracker {
         };
         let advertised = self.tool(&call.name).is_some();
         let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
+        seeded.seq = self.message_seq.len();
         seeded.status = CallStatus::Complete;
         seeded.parent_message_id = Some(message_id.to_owned());
         seeded.owner = owner;
@@ -374,7 +427,7 @@ impl Tracker {
         &mut self,
         tool_call_id: String,
         message_id: String,
-        content: Option<Value>,
+        content: Option<Opaque>,
         error: Option<String>,
         owner: Option<String>,
     ) {
@@ -390,7 +443,7 @@ impl Tracker {
         }
         let result = ToolResult {
             message_id,
-            content: content.unwrap_or(Value::Null),
+            content: content.unwrap_or_else(Opaque::null),
             error,
             owner,
             source: ResultSource::History,

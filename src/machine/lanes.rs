@@ -8,7 +8,7 @@
 
 use super::plan::{CallRef, Op, Plan};
 use super::Tracker;
-use crate::events::Text;
+use crate::events::{JsonStr, Text};
 use crate::quote::{quoted, quoted_or_none};
 use crate::violation::Violation;
 use std::collections::HashMap;
@@ -51,7 +51,7 @@ pub(crate) struct ToolChunk<'a> {
     pub id: Option<Text<'a>>,
     pub name: Option<Text<'a>>,
     pub parent: Option<Text<'a>>,
-    pub delta: Option<Text<'a>>,
+    pub delta: Option<JsonStr<'a>>,
 }
 
 impl Tracker {

@@ -6,6 +6,7 @@
 
 mod application;
 mod apply;
+pub(crate) mod budget;
 mod changes;
 mod indices;
 pub(crate) mod lanes;
@@ -22,12 +23,16 @@ pub use validation::Validation;
 
 use crate::args::ArgsLimits;
 use crate::events::{Event, Tool};
+use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
 use std::collections::{HashMap, HashSet};
 
-/// Bounds on what one thread may make the tracker hold (rule S5).
+/// Bounds on what one thread may make the tracker hold (rule S5); each is
+/// described, with its default and what exceeding it does, in
+/// `docs/limits.md`. Per-call limits (`max_args_bytes`, `max_depth`) mark
+/// the call and the stream goes on; the others are fatal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most bytes of argument text per call.
@@ -36,6 +41,21 @@ pub struct Limits {
     pub max_depth: usize,
     /// Most tool calls per thread; one more is fatal.
     pub max_calls: usize,
+    /// Most bytes of one event: its JSON text, or an event-stream line or
+    /// event's data; more is fatal.
+    pub max_event_bytes: usize,
+    /// Most bytes the thread may retain, all told (argument text and parsed
+    /// arguments, results, ids, names, history, violations); more is fatal.
+    pub max_thread_bytes: usize,
+    /// Most bytes of one id or name (call, message, thread and run ids,
+    /// tool names, `subagentRunId`); more is fatal.
+    pub max_id_bytes: usize,
+    /// Most message ids per thread (an id in the owner table and among the
+    /// ids in use counts twice); one more is fatal.
+    pub max_messages: usize,
+    /// Most chunk lanes open at once, for tool calls and for text messages
+    /// each; one more is fatal.
+    pub max_lanes: usize,
 }
 
 impl Default for Limits {
@@ -45,6 +65,11 @@ impl Default for Limits {
             max_args_bytes: args.max_bytes,
             max_depth: args.max_depth,
             max_calls: 10_000,
+            max_event_bytes: 4 << 20,
+            max_thread_bytes: 64 << 20,
+            max_id_bytes: 1024,
+            max_messages: 100_000,
+            max_lanes: 1_000,
         }
     }
 }
@@ -99,11 +124,21 @@ pub struct Tracker {
     pub(crate) run_calls: Vec<usize>,
     pub(crate) option_tools: HashMap<String, Tool>,
     pub(crate) run_tools: HashMap<String, Tool>,
+    /// Run tools whose schema only the stream supplied: none of the
+    /// application's tools of that name has the same `parameters`.
+    pub(crate) stream_schemas: HashSet<String>,
+    /// The schemas of the tools the application's last run input gave
+    /// ([`Tracker::start_run`]), by tool name.
+    pub(crate) application_tools: HashMap<String, Tool>,
     /// Each known message's owner; `None` is the parent agent (rule A1).
     pub(crate) messages: HashMap<String, Option<String>>,
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: HashSet<String>,
+    /// The order in which the thread's message ids were first seen (text
+    /// messages, parent messages, history): where calls happened between
+    /// them (see [`Tracker::message_position`]).
+    pub(crate) message_seq: HashMap<String, usize>,
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
@@ -115,6 +150,10 @@ pub struct Tracker {
     pub(crate) version: u64,
     pub(crate) changes: changes::Bookkeeping,
     pub(crate) schemas: validation::Schemas,
+    /// Bytes the thread retains, as rule S5 counts them (`budget`).
+    pub(crate) retained: usize,
+    /// The event-stream decoder of [`Tracker::push_sse`].
+    pub(crate) sse: SseDecoder,
 }
 
 impl Tracker {
@@ -135,6 +174,7 @@ impl Tracker {
             .iter()
             .map(|t| (t.name.clone(), t.clone()))
             .collect();
+        let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
         Tracker {
             options,
             calls: Vec::new(),
@@ -144,8 +184,11 @@ impl Tracker {
             run_calls: Vec::new(),
             option_tools,
             run_tools: HashMap::new(),
+            stream_schemas: HashSet::new(),
+            application_tools: HashMap::new(),
             messages: HashMap::new(),
             message_ids: HashSet::new(),
+            message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),
             violations: Vec::new(),
@@ -155,6 +198,8 @@ impl Tracker {
             version: 0,
             changes: Default::default(),
             schemas: validation::Schemas::new(engine),
+            retained: 0,
+            sse,
         }
     }
 
@@ -162,6 +207,9 @@ impl Tracker {
     pub fn push_json(&mut self, text: &str) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
+        }
+        if text.len() > self.options.limits.max_event_bytes {
+            return Err(self.stop_too_long("the event's JSON text"));
         }
         match Event::from_json(text) {
             Ok(event) => self.push(event),
@@ -187,6 +235,70 @@ impl Tracker {
             }
             Err(v) => Err(self.stop(v)),
         }
+    }
+
+    /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
+    /// UTF-8 sequence): each dispatched event's data is one event as JSON
+    /// (rule E1). A line or an event longer than `max_event_bytes` is fatal
+    /// (rule S5) as soon as the decoder holds that many bytes.
+    ///
+    /// ```
+    /// use agui_tool_calls::{Limits, Options, Tracker};
+    ///
+    /// let limits = Limits { max_event_bytes: 1024, ..Limits::default() };
+    /// let mut t = Tracker::new(Options { limits, ..Options::default() });
+    /// t.push_sse(b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n").unwrap();
+    /// let line_without_end = vec![b'x'; 2000];
+    /// assert_eq!(t.push_sse(&line_without_end).unwrap_err().code, "S5");
+    /// ```
+    pub fn push_sse(&mut self, bytes: &[u8]) -> Result<(), Violation> {
+        self.push_sse_logged(bytes, None)
+    }
+
+    /// [`Tracker::push_sse`], also appending the data of each event it
+    /// accepts to `log` when one is given (a binding's event listeners).
+    pub fn push_sse_logged(
+        &mut self,
+        bytes: &[u8],
+        mut log: Option<&mut Vec<String>>,
+    ) -> Result<(), Violation> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        let mut sse = std::mem::take(&mut self.sse);
+        sse.push_bytes(bytes, |event| {
+            // A fatal violation stays in the tracker, read below.
+            if self.push_json(event.data).is_ok() {
+                if let Some(log) = log.as_mut() {
+                    log.push(event.data.to_owned());
+                }
+            }
+        });
+        let overflow = sse.overflow().is_some();
+        self.sse = sse;
+        if overflow && self.fatal.is_none() {
+            self.stop_too_long("an event-stream line or event");
+        }
+        match &self.fatal {
+            Some(f) => Err(f.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Tracker::push_sse`] for text already decoded (read as its UTF-8
+    /// bytes, which decode to the same text).
+    pub fn push_sse_str(&mut self, text: &str) -> Result<(), Violation> {
+        self.push_sse(text.as_bytes())
+    }
+
+    /// Rule S5: the event being read is longer than `max_event_bytes`.
+    fn stop_too_long(&mut self, what: &str) -> Violation {
+        let index = self.events_seen;
+        let message = format!(
+            "event {index}: {what} exceeds the limit of {} bytes per event (limits.maxEventBytes)",
+            self.options.limits.max_event_bytes
+        );
+        self.stop(Violation::new("S5", Severity::Fatal, index, message))
     }
 
     /// Records a fatal violation; every later event gets the same error.
@@ -239,6 +351,26 @@ impl Tracker {
         &self.unmatched
     }
 
+    /// Where message `id` first appeared in the thread (streamed, named as
+    /// a parent, or in history), counting message ids in the order seen.
+    /// With [`ToolCall::position`] it says where a call happened between
+    /// messages: the next run's history places it there (JS `nextRun`).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.start_run_json(r#"{"messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+    /// assert_eq!(t.message_position("u1"), Some(0));
+    /// assert_eq!(t.call("c1").unwrap().position(), 1); // after u1
+    /// assert_eq!(t.message_position("u2"), None);
+    /// ```
+    pub fn message_position(&self, id: &str) -> Option<usize> {
+        self.message_seq.get(id).copied()
+    }
+
     /// An advertised tool, by name (rule F1).
     pub fn tool(&self, name: &str) -> Option<&Tool> {
         self.run_tools
@@ -254,6 +386,12 @@ impl Tracker {
     /// A counter that grows on every change of state.
     pub fn version(&self) -> u64 {
         self.version
+    }
+
+    /// Bytes the thread retains, as the budget of
+    /// [`Limits::max_thread_bytes`] counts them (rule S5).
+    pub fn retained_bytes(&self) -> usize {
+        self.retained
     }
 
     pub(crate) fn args_limits(&self) -> ArgsLimits {

@@ -5,10 +5,10 @@
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::Tracker;
-use crate::events::{Event, EventBody, Family, Message, Outcome, Text, Tool};
+use crate::args::ArgsError;
+use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 use std::collections::HashSet;
 
 /// Which call an operation acts on.
@@ -35,13 +35,14 @@ pub(crate) struct Start {
 /// One primitive change; applying an op never fails.
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
-    End(usize),
+    /// Ends a call; the parsed arguments, once the plan is charged.
+    End(usize, Option<Result<serde_json::Value, ArgsError>>),
     Abandon(usize),
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),
     ClearAllLanes,
     Start(Start),
-    Args(CallRef, Text<'a>),
+    Args(CallRef, JsonStr<'a>),
     Result {
         call: Option<usize>,
         tool_call_id: String,
@@ -55,15 +56,20 @@ pub(crate) enum Op<'a> {
         parent_run_id: Option<String>,
     },
     RunFinished {
-        result: Option<Value>,
+        result: Option<Opaque>,
         outcome: Option<Outcome>,
     },
     RunError {
         message: String,
         code: Option<String>,
     },
-    /// `Some` replaces the tools advertised by run input (rule F1).
-    RunTools(Option<Vec<Tool>>),
+    /// The application ended the run locally ([`Tracker::abort_run`]).
+    RunAborted {
+        reason: Option<String>,
+    },
+    /// Replaces the tools advertised by run input (rule F1); `true` when
+    /// the stream's `RUN_STARTED.input` gives them, not the application.
+    RunTools(Option<Vec<Tool>>, bool),
     /// History; `run_input` when a run input carries it (rule F5).
     Seed {
         messages: Vec<Message>,
@@ -79,6 +85,8 @@ pub(crate) struct Plan<'a> {
     /// Calls an earlier op of this plan closes.
     closing: HashSet<usize>,
     new_calls: usize,
+    /// The bytes applying the plan makes the thread retain (rule S5).
+    pub cost: usize,
 }
 
 impl<'a> Plan<'a> {
@@ -88,6 +96,7 @@ impl<'a> Plan<'a> {
             ops: Vec::new(),
             closing: HashSet::new(),
             new_calls: 0,
+            cost: 0,
         }
     }
 
@@ -112,7 +121,7 @@ impl<'a> Plan<'a> {
 
     pub fn end(&mut self, index: usize) {
         if self.closing.insert(index) {
-            self.ops.push(Op::End(index));
+            self.ops.push(Op::End(index, None));
         }
     }
 
@@ -148,7 +157,7 @@ impl Tracker {
                     parent_run_id: parent_run_id.map(Text::into_owned),
                 });
                 if let Some(input) = input {
-                    plan.ops.push(Op::RunTools(input.tools));
+                    plan.ops.push(Op::RunTools(input.tools, true));
                     self.plan_seed(&mut plan, input.messages, true)?;
                 }
             }
@@ -264,6 +273,7 @@ impl Tracker {
             | EventBody::SubagentError
             | EventBody::Other { .. } => {}
         }
+        self.charge(&mut plan)?;
         Ok(plan)
     }
 
@@ -287,6 +297,10 @@ impl Tracker {
             RunStatus::Errored if !starts => Err(plan.fatal(
                 "L3",
                 format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
+            )),
+            RunStatus::Aborted if !starts => Err(plan.fatal(
+                "L3",
+                format!("{ty} after the run was aborted: only RUN_STARTED may follow"),
             )),
             _ => Ok(()),
         }

@@ -1,7 +1,7 @@
 //! What the tracker knows: calls, their results, and the run.
 
 use crate::args::{ArgsError, ArgsReader, Partial};
-use crate::events::Outcome;
+use crate::events::{Opaque, Outcome};
 use serde_json::Value;
 
 /// Where a call stands.
@@ -44,8 +44,8 @@ pub enum ResultSource {
 pub struct ToolResult {
     /// The tool message's id.
     pub message_id: String,
-    /// A string or an array of content parts, kept as opaque data.
-    pub content: Value,
+    /// A string or an array of content parts, kept as given (opaque).
+    pub content: Opaque,
     pub error: Option<String>,
     /// The subagent the result is attributed to (rule A7), unchecked.
     pub owner: Option<String>,
@@ -125,6 +125,9 @@ pub struct ToolCall {
     /// Changed otherwise than by appended text since the last take.
     pub(crate) meta_dirty: bool,
     pub(crate) taken_len: usize,
+    /// Where the call happened among the thread's messages: how many
+    /// message ids the tracker had seen when it started.
+    pub(crate) seq: usize,
 }
 
 impl ToolCall {
@@ -151,6 +154,7 @@ impl ToolCall {
             dirty: false,
             meta_dirty: false,
             taken_len: 0,
+            seq: 0,
         }
     }
 
@@ -182,6 +186,13 @@ impl ToolCall {
         self.args_error.as_ref()
     }
 
+    /// Where the call happened among the thread's messages: how many
+    /// message ids the tracker had seen when it first started (see
+    /// [`Tracker::message_position`](crate::Tracker::message_position)).
+    pub fn position(&self) -> usize {
+        self.seq
+    }
+
     /// Whether some result answers the call.
     pub fn answered(&self) -> bool {
         self.results.iter().any(ToolResult::answers)
@@ -199,6 +210,9 @@ pub enum RunStatus {
     /// Finished with an `interrupt` outcome.
     Interrupted,
     Errored,
+    /// Ended locally by [`Tracker::abort_run`](crate::Tracker::abort_run):
+    /// the user stopped it or the stream went away without a terminal event.
+    Aborted,
 }
 
 /// The latest run of the thread (rules L6, L7).
@@ -209,7 +223,8 @@ pub struct RunState {
     pub run_id: Option<String>,
     pub parent_run_id: Option<String>,
     pub outcome: Option<Outcome>,
-    pub result: Option<Value>,
+    /// `RUN_FINISHED.result`, kept as given (opaque).
+    pub result: Option<Opaque>,
     /// `RUN_ERROR`'s message and code.
     pub error: Option<(String, Option<String>)>,
     /// How many runs have started.

@@ -26,7 +26,10 @@ pub enum Validation {
 /// The advertised tools' schemas, each compiled once, on first use.
 #[derive(Clone)]
 pub(crate) struct Schemas {
+    /// Compiles the patterns of the application's own schemas.
     engine: Rc<dyn PatternEngine>,
+    /// Compiles the patterns of schemas only the stream supplied.
+    stream_engine: Rc<dyn PatternEngine>,
     /// `None`: the tool has no usable schema.
     compiled: HashMap<String, Option<Rc<Schema>>>,
 }
@@ -35,6 +38,7 @@ impl Schemas {
     pub(crate) fn new(engine: Rc<dyn PatternEngine>) -> Self {
         Schemas {
             engine,
+            stream_engine: Rc::new(StreamPatterns),
             compiled: HashMap::new(),
         }
     }
@@ -44,13 +48,20 @@ impl Schemas {
         self.compiled.clear();
     }
 
-    fn of(&mut self, tool: &Tool) -> Option<Rc<Schema>> {
+    /// The compiled schema of `tool`; `from_stream` when only the stream
+    /// supplied it (rule S1: its patterns are not run, see `StreamPatterns`).
+    fn of(&mut self, tool: &Tool, from_stream: bool) -> Option<Rc<Schema>> {
         if let Some(schema) = self.compiled.get(&tool.name) {
             return schema.clone();
         }
+        let engine = if from_stream {
+            &self.stream_engine
+        } else {
+            &self.engine
+        };
         let schema = match &tool.parameters {
             serde_json::Value::Null => None,
-            parameters => Schema::compile(parameters, &*self.engine).ok().map(Rc::new),
+            parameters => Schema::compile(parameters, &**engine).ok().map(Rc::new),
         };
         self.compiled.insert(tool.name.clone(), schema.clone());
         schema
@@ -87,17 +98,34 @@ impl PatternEngine for NoPatterns {
     }
 }
 
+/// The engine for schemas only the stream supplied
+/// (`RUN_STARTED.input.tools` that match none of the application's): it
+/// compiles no pattern, so such a schema with a `pattern` or
+/// `patternProperties` leaves its calls unvalidated (rule S2). The host's
+/// `RegExp` backtracks: `^(a+)+$` against 30 characters takes 45 seconds,
+/// and a producer must not be able to hang the page (rule S5).
+struct StreamPatterns;
+
+impl PatternEngine for StreamPatterns {
+    fn compile(&self, source: &str) -> Result<Box<dyn crate::schema::Pattern>, String> {
+        Err(format!(
+            "pattern {} comes from the stream, not from the application: not run",
+            crate::quote::quoted(source)
+        ))
+    }
+}
+
 impl Tracker {
     /// Validates a call that just closed (or was seeded from history).
     pub(crate) fn validate_call(&mut self, i: usize) {
         let call = &self.calls[i];
-        let tool = match self.run_tools.get(&call.name) {
-            Some(tool) => Some(tool),
-            None => self.option_tools.get(&call.name),
+        let (tool, from_stream) = match self.run_tools.get(&call.name) {
+            Some(tool) => (Some(tool), self.stream_schemas.contains(&call.name)),
+            None => (self.option_tools.get(&call.name), false),
         };
         let schema = tool
             .filter(|_| call.advertised)
-            .and_then(|t| self.schemas.of(t));
+            .and_then(|t| self.schemas.of(t, from_stream));
         let validation = match (schema, call.arguments()) {
             (Some(schema), Some(Ok(args))) => match schema.validate(args) {
                 errors if errors.is_empty() => Validation::Valid,

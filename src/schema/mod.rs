@@ -32,7 +32,7 @@ mod compile;
 mod pattern;
 mod uri;
 mod validate;
-mod value;
+pub(crate) mod value;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -9,7 +9,7 @@ mod options;
 mod records;
 mod regexp;
 
-use crate::sse::SseDecoder;
+use crate::events::to_json;
 use crate::{ApplicationError, Tracker};
 use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
@@ -20,18 +20,23 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub struct WasmTracker {
     tracker: Tracker,
-    sse: SseDecoder,
+    /// The data of each event-stream event the tracker accepted since the
+    /// last `takeEvents`, kept only while the application listens
+    /// (`onEvent`): otherwise nothing is copied.
+    events: Option<Vec<String>>,
 }
 
 #[wasm_bindgen]
 impl WasmTracker {
-    /// A tracker configured by the options object, as JSON text.
+    /// A tracker configured by the options object, as JSON text; with
+    /// `keep_events`, the events read from event streams are kept for
+    /// `takeEvents`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str) -> Result<WasmTracker, JsError> {
+    pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
         let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
-            sse: SseDecoder::new(),
+            events: keep_events.then(Vec::new),
         })
     }
 
@@ -47,7 +52,7 @@ impl WasmTracker {
     /// one event as JSON.
     #[wasm_bindgen(js_name = pushSseText)]
     pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.sse.push_str(chunk, push_data(&mut self.tracker));
+        self.read_sse(chunk.as_bytes());
         self.take_changes()
     }
 
@@ -55,7 +60,7 @@ impl WasmTracker {
     /// UTF-8 sequence).
     #[wasm_bindgen(js_name = pushSseBytes)]
     pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        self.read_sse_bytes(chunk);
+        self.read_sse(chunk);
         self.take_changes()
     }
 
@@ -70,14 +75,13 @@ impl WasmTracker {
     /// Like [`WasmTracker::push_sse_bytes`], without a change record.
     #[wasm_bindgen(js_name = feedSse)]
     pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
-        self.read_sse_bytes(chunk);
-        self.tracker.fatal().is_none()
+        self.read_sse(chunk)
     }
 
     /// The whole state, without argument text or values (see
     /// `SummaryRecord`), as JSON.
     pub fn summary(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker, true)).unwrap_or_default()
+        to_json(&SummaryRecord::new(&self.tracker, true))
     }
 
     /// The summary with `violations` left empty: a report reads them in
@@ -85,7 +89,7 @@ impl WasmTracker {
     /// never become one string.
     #[wasm_bindgen(js_name = summaryWithoutViolations)]
     pub fn summary_without_violations(&self) -> String {
-        serde_json::to_string(&SummaryRecord::new(&self.tracker, false)).unwrap_or_default()
+        to_json(&SummaryRecord::new(&self.tracker, false))
     }
 
     /// How many violations the tracker holds.
@@ -100,7 +104,7 @@ impl WasmTracker {
         let all = self.tracker.violations();
         let to = to.min(all.len());
         let from = from.min(to);
-        serde_json::to_string(&all[from..to]).unwrap_or_default()
+        to_json(&all[from..to])
     }
 
     /// Records the user's approval of a completed call (rule S3).
@@ -126,7 +130,8 @@ impl WasmTracker {
         content_json: &str,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = serde_json::from_str(content_json).map_err(|e| {
+        // Kept as given: only the syntax is checked, at any depth.
+        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
             JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
         })?;
         self.applied(|t| t.answer(id, content, message_id))
@@ -140,7 +145,7 @@ impl WasmTracker {
         content: Option<String>,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = content.map(serde_json::Value::String);
+        let content = content.as_deref().map(crate::events::Opaque::string);
         self.applied(|t| t.fail(id, error, content, message_id))
     }
 
@@ -151,10 +156,56 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
+        // No ids at all is the empty list, not one empty id.
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
+    #[wasm_bindgen(js_name = abortRun)]
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    #[wasm_bindgen(js_name = takeEvents)]
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
-        serde_json::to_string(&self.tracker.tool_messages()).unwrap_or_default()
+        to_json(&self.tracker.tool_messages())
     }
 
     /// What changed since the last record: a `ChangeRecord`, or for a delta
@@ -167,9 +218,8 @@ impl WasmTracker {
             return record;
         }
         let record = ChangeRecord::new(&self.tracker, &changes);
-        // Serialising plain records of strings, numbers and JSON values
-        // cannot fail; an empty string would make the JS layer throw.
-        serde_json::to_string(&record).unwrap_or_default()
+        // Opaque payloads inside are written as given (`to_json`).
+        to_json(&record)
     }
 }
 
@@ -182,22 +232,24 @@ impl WasmTracker {
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
     ) -> Result<String, JsValue> {
         operation(&mut self.tracker).map_err(|e| {
-            let record = serde_json::to_string(&RefusalRecord::new(&e)).unwrap_or_default();
+            let record = to_json(&RefusalRecord::new(&e));
             JsValue::from_str(&record)
         })?;
         Ok(self.take_changes())
     }
 
-    /// Pushes each event the bytes complete.
-    fn read_sse_bytes(&mut self, chunk: &[u8]) {
-        self.sse.push_bytes(chunk, push_data(&mut self.tracker));
+    /// Reads event-stream bytes (the tracker decodes them, rule S5 bounding
+    /// lines and events), logging the accepted events when a log is kept;
+    /// whether the stream is still good.
+    fn read_sse(&mut self, chunk: &[u8]) -> bool {
+        self.tracker
+            .push_sse_logged(chunk, self.events.as_mut())
+            .is_ok()
     }
 }
 
-/// What a dispatched event-stream event becomes: its data, pushed as one
-/// event; a fatal violation stays in the tracker, where the caller reads it.
-fn push_data(tracker: &mut Tracker) -> impl FnMut(crate::sse::SseEvent<'_>) + '_ {
-    |event| {
-        let _ = tracker.push_json(event.data);
-    }
+/// A position as JS reads it (positions never come near `i32::MAX`: each
+/// is bounded by the messages a thread holds).
+fn as_i32(position: usize) -> i32 {
+    i32::try_from(position).unwrap_or(i32::MAX)
 }

@@ -12,7 +12,11 @@ type Fields = Map<String, Value>;
 
 /// Reads the constructor's options; the error names what is wrong.
 pub fn parse_options(json: &str) -> Result<Options, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("invalid options: {e}"))?;
+    // Strings as `JSON.parse` reads them: a lone surrogate is not refused.
+    let value = crate::events::json::Raw::checked(json)
+        .map_err(|e| e.to_string())
+        .and_then(crate::events::json::value)
+        .map_err(|e| format!("invalid options: {e}"))?;
     options(value).map_err(|e| format!("invalid options: {e}"))
 }
 
@@ -79,12 +83,22 @@ fn tool(value: Value, path: &str) -> Result<Tool, String> {
 
 fn limits(value: Value) -> Result<Limits, String> {
     let mut map = object(value, "field \"limits\"")?;
-    let defaults = Limits::default();
-    let limits = Limits {
-        max_args_bytes: limit(&mut map, "maxArgsBytes")?.unwrap_or(defaults.max_args_bytes),
-        max_depth: limit(&mut map, "maxDepth")?.unwrap_or(defaults.max_depth),
-        max_calls: limit(&mut map, "maxCalls")?.unwrap_or(defaults.max_calls),
-    };
+    let mut limits = Limits::default();
+    // One loop over the fields, not one call each: less code in the module.
+    for (key, slot) in [
+        ("maxArgsBytes", &mut limits.max_args_bytes),
+        ("maxDepth", &mut limits.max_depth),
+        ("maxCalls", &mut limits.max_calls),
+        ("maxEventBytes", &mut limits.max_event_bytes),
+        ("maxThreadBytes", &mut limits.max_thread_bytes),
+        ("maxIdBytes", &mut limits.max_id_bytes),
+        ("maxMessages", &mut limits.max_messages),
+        ("maxLanes", &mut limits.max_lanes),
+    ] {
+        if let Some(n) = limit(&mut map, key)? {
+            *slot = n;
+        }
+    }
     no_other_field(&map, "limits.")?;
     Ok(limits)
 }

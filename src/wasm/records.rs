@@ -3,14 +3,13 @@
 //! text travels as the part appended since the last record, never whole.
 
 use crate::args::{ArgsError, ArgsErrorKind};
-use crate::events::Outcome;
+use crate::events::{Opaque, Outcome};
 use crate::schema::ValidationError;
 use crate::{
     ApplicationError, CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall,
     ToolResult, Tracker, Validation, Violation,
 };
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 #[derive(Serialize)]
 pub struct ChangeRecord<'a> {
@@ -116,7 +115,10 @@ struct RunRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    outcome: Option<Value>,
+    outcome: Option<OutcomeRecord<'a>>,
+    /// `RUN_FINISHED.result`, kept as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Opaque>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
 }
@@ -130,39 +132,45 @@ impl<'a> RunRecord<'a> {
                 RunStatus::Finished => "finished",
                 RunStatus::Interrupted => "interrupted",
                 RunStatus::Errored => "errored",
+                RunStatus::Aborted => "aborted",
             },
             thread_id: run.thread_id.as_deref(),
             run_id: run.run_id.as_deref(),
-            outcome: run.outcome.as_ref().map(outcome_json),
+            outcome: run.outcome.as_ref().map(outcome_record),
+            result: run.result.as_ref(),
             error: run.error.as_ref().map(|(message, _)| message.as_str()),
         }
     }
 }
 
-/// Built field by field: `json!` with interpolated values goes through
-/// `to_value(..).unwrap()`, whose panic path links `Debug` formatting.
-fn outcome_json(outcome: &Outcome) -> Value {
-    let mut map = Map::new();
-    let (kind, list) = match outcome {
+/// `RUN_FINISHED.outcome` as the producer spelled it; interrupts kept as
+/// given.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OutcomeRecord<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pending_tool_call_ids: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interrupts: Option<&'a [Opaque]>,
+}
+
+fn outcome_record(outcome: &Outcome) -> OutcomeRecord<'_> {
+    match outcome {
         Outcome::Success {
             pending_tool_call_ids,
-        } => (
-            "success",
-            pending_tool_call_ids.as_ref().map(|ids| {
-                let ids = ids.iter().cloned().map(Value::String).collect();
-                ("pendingToolCallIds", Value::Array(ids))
-            }),
-        ),
-        Outcome::Interrupt { interrupts } => (
-            "interrupt",
-            Some(("interrupts", Value::Array(interrupts.clone()))),
-        ),
-    };
-    map.insert("type".to_owned(), Value::String(kind.to_owned()));
-    if let Some((key, value)) = list {
-        map.insert(key.to_owned(), value);
+        } => OutcomeRecord {
+            kind: "success",
+            pending_tool_call_ids: pending_tool_call_ids.as_deref(),
+            interrupts: None,
+        },
+        Outcome::Interrupt { interrupts } => OutcomeRecord {
+            kind: "interrupt",
+            pending_tool_call_ids: None,
+            interrupts: Some(interrupts),
+        },
     }
-    Value::Object(map)
 }
 
 #[derive(Serialize)]
@@ -254,7 +262,7 @@ impl<'a> ArgsErrorRecord<'a> {
 #[serde(rename_all = "camelCase")]
 struct ResultRecord<'a> {
     message_id: &'a str,
-    content: &'a Value,
+    content: &'a Opaque,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
     source: &'static str,

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { EventSchema } from "@ag-ui/core/schemas";
 import { startAgentServer } from "../../examples/agent-server.mjs";
 import { CONFIRM_DEPLOY_TOOL } from "../../examples/confirm-deploy.mjs";
+import { SERVICE_STATUS } from "../../examples/scenarios.mjs";
 
 const TOOLS = [CONFIRM_DEPLOY_TOOL];
 
@@ -187,6 +188,27 @@ test("without confirm_deploy advertised the agent calls no tool", async () => {
   assert.equal(response.status, 200);
   assert.ok(!events.some((e) => e.type.startsWith("TOOL_CALL_")));
   assert.deepEqual(events.at(-1).outcome, { type: "success" });
+});
+
+test("asked for the status, the agent calls its own tool and streams the result; the next run carries it", async () => {
+  const threadId = fresh("thread");
+  const user = userMessage("What is the status of checkout-api?");
+  const { response, events } = await post(runInput(threadId, [user]));
+  assert.equal(response.status, 200);
+  const start = events.find((e) => e.type === "TOOL_CALL_START");
+  assert.equal(start.toolCallName, "check_status");
+  const result = events.find((e) => e.type === "TOOL_CALL_RESULT");
+  assert.equal(result.toolCallId, start.toolCallId);
+  assert.deepEqual(JSON.parse(result.content), SERVICE_STATUS);
+  assert.ok(replyText(events).includes(`${SERVICE_STATUS.service} is healthy`));
+  assert.equal(events.at(-1).outcome.pendingToolCallIds, undefined, "nothing left for the page");
+  // The history with the call and its streamed result goes on; without the result it is refused.
+  const call = { id: start.parentMessageId, role: "assistant", content: "", toolCalls: assistantTurn(events).toolCalls };
+  const answer = { id: result.messageId, role: "tool", toolCallId: result.toolCallId, content: result.content };
+  const next = await post(runInput(threadId, [user, call, answer, userMessage("Thanks")]));
+  assert.equal(next.response.status, 200);
+  const refused = await post(runInput(threadId, [user, call, userMessage("Thanks")]));
+  assert.equal(refused.response.status, 400);
 });
 
 test("malformed input is refused with 400", async () => {

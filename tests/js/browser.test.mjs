@@ -1,15 +1,17 @@
 // The built package in real headless Chromium: a plain module page, a
 // module worker, a page under a strict CSP, Vite production builds with no
-// plugins, and the React hook.
+// plugins, the React hook, and the @ag-ui/client adapter.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build } from "vite";
 import { launchChromium } from "./support/chromium.mjs";
 import { serveStatic } from "./support/static-server.mjs";
 import { fixturesDir, pkgDir, root } from "./support/paths.mjs";
+import { runStarted, runFinished, start, args, end, sse } from "./support/events.mjs";
 
 let browser;
 before(async () => {
@@ -111,5 +113,50 @@ test("n1_use_tool_calls_rerenders_only_the_card_of_the_changed_call", async () =
     assert.equal(after.d, before.d + 4, "the streaming card re-rendered once per delta");
   } finally {
     await server.close();
+  }
+});
+
+test("f5_track_agent_with_an_http_agent_in_chromium", async () => {
+  const app = mkdtempSync(path.join(tmpdir(), "agui-vite-"));
+  cpSync(path.join(fixturesDir, "ag-ui-app"), app, { recursive: true });
+  mkdirSync(path.join(app, "node_modules"));
+  symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
+  symlinkSync(path.join(root, "node_modules", "@ag-ui"), path.join(app, "node_modules", "@ag-ui"), "dir");
+  await build({ root: app, logLevel: "error", configFile: false, build: { outDir: path.join(app, "dist") } });
+  // The agent: the first run asks through confirm_deploy, the second replies; CORS for the page's origin.
+  const inputs = [];
+  const bodies = [
+    (i) => [runStarted(i.runId, { threadId: i.threadId }), start("c1", "confirm_deploy", { parentMessageId: "a1" }), args("c1", "{}"), end("c1"), runFinished(i.runId, { threadId: i.threadId })],
+    (i) => [runStarted(i.runId, { threadId: i.threadId }), { type: "TEXT_MESSAGE_START", messageId: "a2", role: "assistant" }, { type: "TEXT_MESSAGE_CONTENT", messageId: "a2", delta: "Deployed." }, { type: "TEXT_MESSAGE_END", messageId: "a2" }, runFinished(i.runId, { threadId: i.threadId })],
+  ];
+  const agent = createServer((req, res) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type, accept" };
+    if (req.method === "OPTIONS") return res.writeHead(204, cors).end();
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const input = JSON.parse(body);
+      inputs.push(input);
+      res.writeHead(200, { "content-type": "text/event-stream", ...cors });
+      res.end(sse(bodies[inputs.length - 1](input)));
+    });
+  });
+  await new Promise((resolve) => agent.listen(0, "127.0.0.1", resolve));
+  const server = await serveStatic({ "/": path.join(app, "dist") });
+  try {
+    const result = await resultOf(`${server.url}/index.html?agent=${encodeURIComponent(`http://127.0.0.1:${agent.address().port}/agent`)}`, 30_000);
+    assert.deepEqual(result, {
+      run: "finished",
+      fatal: null,
+      calls: [["c1", "complete", "approved"]],
+      roles: ["user", "assistant", "tool", "user", "assistant"],
+      left: 0,
+    });
+    assert.equal(inputs.length, 2);
+    assert.deepEqual(inputs[1].messages.map((m) => m.role), ["user", "assistant", "tool", "user"]);
+  } finally {
+    await server.close();
+    agent.closeAllConnections();
+    await new Promise((resolve) => agent.close(resolve));
   }
 });

@@ -4,7 +4,7 @@
 // against its schema. Run as users run it: a child process on the package.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -12,8 +12,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { root, pkgDir, fixturesDir } from "./support/paths.mjs";
+import { check, checkJson, cli } from "./support/checker-cli.mjs";
 
-const cli = path.join(pkgDir, "cli.js");
 const streamsDir = path.join(root, "examples", "streams");
 const captures = path.join(streamsDir, "captures");
 const tmp = mkdtempSync(path.join(tmpdir(), "agui-inputs-"));
@@ -22,22 +22,6 @@ process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
 const ev = (e) => JSON.stringify(e) + "\n";
 const started = ev({ type: "RUN_STARTED", threadId: "t", runId: "r" });
 const finished = ev({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
-
-function check(args, options = {}) {
-  const result = spawnSync(process.execPath, [cli, "check", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-    ...options,
-  });
-  assert.equal(result.error, undefined);
-  return result;
-}
-
-function checkJson(args, options) {
-  const result = check(["--format", "json", ...args], options);
-  return { ...result, report: JSON.parse(result.stdout) };
-}
 
 function write(name, content) {
   const file = path.join(tmp, name);
@@ -310,4 +294,25 @@ test("a gzipped 50 MB stream is decompressed as it is read, in under 100 MB of r
   const [s] = JSON.parse(stdout).streams;
   assert.deepEqual([s.containers, s.summary.eventsSeen, s.verdict], [["gzip"], copies * 40 * 204, "clean"]);
   assert.ok(peak < 100 * MB, `peak RSS ${(peak / MB).toFixed(1)} MB`);
+});
+
+test("s5_an_event_of_many_data_lines_is_bounded_like_a_line_when_collected", async () => {
+  const { SseLines } = await import("../../pkg/check/sse-lines.js");
+  const events = [];
+  const oversized = [];
+  const lines = new SseLines((line, data) => events.push([line, data]), {
+    collect: true,
+    maxLineBytes: 100,
+    onOversized: (line, bytes) => oversized.push([line, bytes]),
+  });
+  const enc = new TextEncoder();
+  assert.equal(lines.push(enc.encode("data: {}\n\n")), true);
+  // Each data line is short; together, with no blank line, they pass the limit.
+  let read = true;
+  for (let i = 0; i < 50 && read; i++) read = lines.push(enc.encode("data: 0123456789\n"));
+  assert.equal(read, false);
+  assert.deepEqual(events, [[1, "{}"]]);
+  assert.equal(oversized.length, 1);
+  assert.equal(oversized[0][0], 3);
+  assert.ok(oversized[0][1] > 100);
 });

@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { root, pkgDir, fixturesDir } from "./support/paths.mjs";
+import { check, checkJson, cli } from "./support/checker-cli.mjs";
 
-const cli = path.join(pkgDir, "cli.js");
 const streamsDir = path.join(root, "examples", "streams");
 const fixtures = path.join(fixturesDir, "checker");
 const expected = JSON.parse(readFileSync(path.join(streamsDir, "expected.json"), "utf8"));
@@ -20,22 +20,6 @@ const WARNINGS = new Set(["T10", "T12", "F7", "E3"]);
 
 const tmp = mkdtempSync(path.join(tmpdir(), "agui-check-"));
 process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
-
-function check(args, options = {}) {
-  const result = spawnSync(process.execPath, [cli, "check", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-    ...options,
-  });
-  assert.equal(result.error, undefined);
-  return result;
-}
-
-function checkJson(args, options) {
-  const result = check(["--format", "json", ...args], options);
-  return { ...result, report: JSON.parse(result.stdout) };
-}
 
 const examplePaths = streamFiles.map((f) => path.join(streamsDir, f));
 const exampleReport = checkJson(examplePaths);

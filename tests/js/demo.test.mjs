@@ -9,8 +9,7 @@ import path from "node:path";
 import { launchChromium } from "./support/chromium.mjs";
 import { root } from "./support/paths.mjs";
 import { startDemo } from "../../scripts/demo.mjs";
-import { PROPOSED_DEPLOY } from "../../examples/scenarios.mjs";
-import { SseEvents } from "../../examples/demo/sse.js";
+import { PROPOSED_DEPLOY, SERVICE_STATUS } from "../../examples/scenarios.mjs";
 
 const MARKUP = "<img src=x onerror=alert(1)>";
 const WAIT = { timeout: 20_000 };
@@ -67,19 +66,52 @@ async function untilPending(page) {
 const waitForText = (page, text) =>
   page.waitForFunction((t) => document.querySelector(".timeline").textContent.includes(t), text, WAIT);
 
-test("the page's text reader gives the same events however the stream is split", () => {
-  const body = 'data: {"type":"A","s":"é€"}\r\n\r\ndata: {"type":"B"}\n\n: comment\rdata: {"type":"C"}\r\r\n';
-  const bytes = new TextEncoder().encode(body);
-  const whole = new SseEvents().push(bytes);
-  assert.deepEqual(
-    whole.map((e) => e.type),
-    ["A", "B", "C"],
-  );
-  assert.equal(whole[0].s, "é€");
-  for (let cut = 1; cut < bytes.length; cut++) {
-    const reader = new SseEvents();
-    const events = [...reader.push(bytes.subarray(0, cut)), ...reader.push(bytes.subarray(cut))];
-    assert.deepEqual(events, whole, `split at byte ${cut}`);
+/** Sends `text` as the next message. */
+async function say(page, text) {
+  await page.fill(".composer input", text);
+  await page.click(".composer button");
+}
+
+test("four turns on nextRun: approve, decline, a backend call with its streamed result, approve again", async () => {
+  const { page, seen } = await openDemo();
+  const pendingCard = '.card[data-status="pending"]';
+  const cards = (status) => page.locator(`.card[data-status="${status}"]`).count();
+  try {
+    // 1: approve.
+    await untilPending(page);
+    await page.click(`${pendingCard} button.approve`);
+    await waitForText(page, `Deploying ${PROPOSED_DEPLOY.service} ${PROPOSED_DEPLOY.version}`);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    // 2: decline.
+    await say(page, "Deploy it once more, please.");
+    await page.waitForSelector(pendingCard, WAIT);
+    await page.click(`${pendingCard} button.decline`);
+    await waitForText(page, "Understood, not deploying.");
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    // 3: the agent calls its own tool and streams the result.
+    await say(page, "What is the status of checkout-api?");
+    await waitForText(page, `${SERVICE_STATUS.service} is healthy`);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    const backend = page.locator('.card[data-status="answered"]').last();
+    assert.ok((await backend.textContent()).includes("check_status"));
+    assert.ok((await backend.locator(".result").textContent()).includes("answered (stream)"));
+    // 4: approve again.
+    await say(page, "Now deploy, please.");
+    await page.waitForSelector(pendingCard, WAIT);
+    await page.click(`${pendingCard} button.approve`);
+    await page.waitForFunction(() => document.querySelectorAll(".msg").length >= 12 && !document.querySelector('[data-run-status="running"]'), null, WAIT);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    // Seven runs, each accepted by an agent that refuses a history with an unanswered call.
+    assert.deepEqual(seen.runs, [200, 200, 200, 200, 200, 200, 200]);
+    assert.equal(await cards("declined"), 1);
+    assert.equal(await page.locator(".card .fact-approved").count(), 2);
+    assert.equal(await page.locator(".timeline").textContent().then((t) => t.split("Deploying").length - 1), 2);
+    assert.equal(await page.locator(".problems").count(), 0, "no error and no violation shown");
+    await page.screenshot({ path: path.join(outDir, "demo-four-turns.png") });
+    assert.deepEqual(seen.dialogs, []);
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await page.close();
   }
 });
 

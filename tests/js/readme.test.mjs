@@ -22,7 +22,7 @@ test("the README usage example runs and prints what its comments say", async () 
   } finally {
     console.log = log;
   }
-  assert.deepEqual(printed, [{ service: "chec" }, "valid"]);
+  assert.deepEqual(printed, [{ service: "chec" }, "valid", ["user", "assistant", "tool"]]);
   const promised = [...example.matchAll(/console\.log\(.*\); \/\/ (.*)/g)].map((m) => m[1]);
-  assert.deepEqual(promised, ["{ service: 'chec' }", "valid"]);
+  assert.deepEqual(promised, ["{ service: 'chec' }", "valid", "[ 'user', 'assistant', 'tool' ]"]);
 });

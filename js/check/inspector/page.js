@@ -3,6 +3,7 @@
 // uploaded), shows what the HTML report shows, and replays a stream: a
 // scrubber over the event index shows the snapshot a UI had at that event.
 import { ToolCallTracker } from "../../index.js";
+import { chunksOf } from "../bytes.js";
 import { checkChunks } from "../stream.js";
 import { countVerdicts } from "../diagnostics.js";
 import { renderSnapshot, renderStream, summaryLine, timelineOf } from "../report/html.js";
@@ -14,19 +15,6 @@ const config = JSON.parse(document.getElementById("config").textContent);
 const resultsBox = document.getElementById("results");
 const all = [];
 let checking = 0;
-
-async function* chunksOf(stream) {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
 
 /** Checks one input and shows its streams; `chunks` is async iterable. */
 async function checkOne(name, chunks) {

@@ -1,8 +1,8 @@
 //! Disposing of a call: approve, answer, fail, decline (rules S3, F5, T5).
 
 use super::ApplicationError;
+use crate::events::Opaque;
 use crate::machine::{CallStatus, Consent, ResultSource, ToolResult, Tracker};
-use serde_json::Value;
 
 /// The content of a declined call's tool message; a reason is appended.
 pub const DECLINED_CONTENT: &str = "The user declined this tool call.";
@@ -51,9 +51,10 @@ impl Tracker {
     pub fn answer(
         &mut self,
         id: &str,
-        content: Value,
+        content: impl Into<Opaque>,
         message_id: &str,
     ) -> Result<(), ApplicationError> {
+        let content = content.into();
         check_content(id, &content)?;
         self.dispose(id, message_id, content, None, false)
     }
@@ -64,10 +65,10 @@ impl Tracker {
         &mut self,
         id: &str,
         error: &str,
-        content: Option<Value>,
+        content: Option<Opaque>,
         message_id: &str,
     ) -> Result<(), ApplicationError> {
-        let content = content.unwrap_or_else(|| Value::String(error.to_owned()));
+        let content = content.unwrap_or_else(|| Opaque::string(error));
         check_content(id, &content)?;
         self.dispose(id, message_id, content, Some(error.to_owned()), false)
     }
@@ -86,7 +87,7 @@ impl Tracker {
             None => DECLINED_CONTENT.to_owned(),
         };
         let error = Some(DECLINED_ERROR.to_owned());
-        self.dispose(id, message_id, Value::String(content), error, true)
+        self.dispose(id, message_id, Opaque::string(&content), error, true)
     }
 
     /// Whether calls to this tool must be approved before they are answered.
@@ -99,7 +100,7 @@ impl Tracker {
         &mut self,
         id: &str,
         message_id: &str,
-        content: Value,
+        content: Opaque,
         error: Option<String>,
         declining: bool,
     ) -> Result<(), ApplicationError> {
@@ -125,6 +126,7 @@ impl Tracker {
             event_index: None,
             rejected: false,
         };
+        self.charge_answer(&result)?;
         self.attach_result(Some(i), id.to_owned(), result);
         if declining {
             self.calls[i].consent = Consent::Declined;
@@ -132,6 +134,21 @@ impl Tracker {
         self.undelivered.insert(i);
         self.changed(i);
         Ok(())
+    }
+
+    /// Rule S5: the application's answer counts towards the thread's budget
+    /// and bounds like the stream's results; over them it is refused.
+    fn charge_answer(&mut self, result: &ToolResult) -> Result<(), ApplicationError> {
+        // The application's own message id is not bounded like the
+        // stream's ids; what it keeps counts towards the budget.
+        let cost = crate::machine::budget::result_bytes(result);
+        match self.over_budget(cost) {
+            Some(message) => Err(ApplicationError::Limit(message)),
+            None => {
+                self.retained += cost;
+                Ok(())
+            }
+        }
     }
 
     /// A call whose arguments are final: neither open (rule T5) nor
@@ -175,9 +192,10 @@ impl Tracker {
     }
 }
 
-fn check_content(id: &str, content: &Value) -> Result<(), ApplicationError> {
-    match content {
-        Value::String(_) | Value::Array(_) => Ok(()),
-        _ => Err(ApplicationError::InvalidContent { id: id.to_owned() }),
+fn check_content(id: &str, content: &Opaque) -> Result<(), ApplicationError> {
+    if content.is_string() || content.is_array() {
+        Ok(())
+    } else {
+        Err(ApplicationError::InvalidContent { id: id.to_owned() })
     }
 }

@@ -36,15 +36,17 @@
 //! assert!(t.tool_messages().is_empty());
 //! ```
 
+mod abort;
 mod decisions;
 mod next_run;
 
 pub use decisions::DECLINED_CONTENT;
 pub use next_run::UnansweredCall;
 
+use crate::events::Opaque;
 use crate::machine::ResultSource;
-use serde::{Serialize, Serializer};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 use std::fmt;
 
 /// A tool message the application produced (rule F5), for the next run's
@@ -55,31 +57,52 @@ pub struct ToolMessage {
     pub id: String,
     /// The call it answers.
     pub tool_call_id: String,
-    /// A string or a list of content parts.
-    pub content: Value,
+    /// A string or a list of content parts, kept as given.
+    pub content: Opaque,
     /// Set for failures and declined calls.
     pub error: Option<String>,
 }
 
 impl ToolMessage {
-    /// The message as `@ag-ui/core` spells a `ToolMessage`.
+    /// The message as a `serde_json` value. Content serde_json cannot
+    /// represent (nesting deeper than 128 levels, `1e400`) reads as `null`:
+    /// [`crate::events::to_json`] of the message keeps it exact.
     pub fn to_value(&self) -> Value {
-        let mut message = json!({
-            "id": self.id,
-            "role": "tool",
-            "toolCallId": self.tool_call_id,
-            "content": self.content,
-        });
+        let mut message = serde_json::Map::new();
+        message.insert("id".into(), self.id.clone().into());
+        message.insert("role".into(), "tool".into());
+        message.insert("toolCallId".into(), self.tool_call_id.clone().into());
+        let content = self.content.to_value().unwrap_or(Value::Null);
+        message.insert("content".into(), content);
         if let Some(error) = &self.error {
-            message["error"] = json!(error);
+            message.insert("error".into(), error.clone().into());
         }
-        message
+        Value::Object(message)
     }
 }
 
+/// The message as `@ag-ui/core` spells a `ToolMessage`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Spelled<'a> {
+    id: &'a str,
+    role: &'static str,
+    tool_call_id: &'a str,
+    content: &'a Opaque,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+}
+
 impl Serialize for ToolMessage {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.to_value().serialize(serializer)
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Spelled {
+            id: &self.id,
+            role: "tool",
+            tool_call_id: &self.tool_call_id,
+            content: &self.content,
+            error: self.error.as_deref(),
+        }
+        .serialize(serializer)
     }
 }
 

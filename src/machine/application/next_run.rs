@@ -93,8 +93,9 @@ impl Tracker {
             return Err(ApplicationError::Unanswered(unanswered));
         }
         let mut plan = Plan::new(self.events_seen);
-        plan.ops.push(Op::RunTools(input.tools));
+        plan.ops.push(Op::RunTools(input.tools, false));
         self.plan_seed(&mut plan, input.messages, true)
+            .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
         self.apply(plan);
         Ok(())

@@ -16,7 +16,16 @@ const tracker = new ToolCallTracker({
   tools: [{ name: "confirm_deploy", description: "Ask first", parameters: { type: "object" } }],
   requireApproval: ["confirm_deploy"],
   fragment: false,
-  limits: { maxArgsBytes: 1 << 20, maxDepth: 32, maxCalls: 100 },
+  limits: {
+    maxArgsBytes: 1 << 20,
+    maxDepth: 32,
+    maxCalls: 100,
+    maxEventBytes: 1 << 22,
+    maxThreadBytes: 1 << 25,
+    maxIdBytes: 256,
+    maxMessages: 1000,
+    maxLanes: 8,
+  },
 });
 
 const snapshot: Snapshot = tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
@@ -24,7 +33,7 @@ tracker.pushJson("{}");
 tracker.pushSse("data: {}\n\n");
 tracker.pushSse(new Uint8Array([100]));
 
-const status: "idle" | "running" | "finished" | "interrupted" | "errored" = snapshot.run.status;
+const status: "idle" | "running" | "finished" | "interrupted" | "errored" | "aborted" = snapshot.run.status;
 const first: ToolCallState | undefined = snapshot.calls[0];
 if (first) {
   const text: string = first.argsText;

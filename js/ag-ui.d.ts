@@ -1,0 +1,28 @@
+import type { ToolCallTracker } from "./index.js";
+
+/**
+ * What `trackAgent` needs of an agent: the subscriber interface and
+ * `abortRun` of `@ag-ui/client`'s `AbstractAgent` (so `HttpAgent` and any
+ * custom agent fit).
+ */
+export interface TrackableAgent {
+  subscribe(subscriber: object): { unsubscribe(): void };
+  abortRun(): void;
+}
+
+export interface TrackAgentOptions {
+  /** Called when a run's input is refused (a pending call left unanswered); the run is stopped before any event is applied. Default: `console.error`. */
+  onRefused?: (error: Error) => void;
+}
+
+/** The reason a run that ended without `RUN_FINISHED` or `RUN_ERROR` is aborted with. */
+export declare const UNTERMINATED: string;
+
+/**
+ * Subscribes `tracker` to `agent`: each run's input is declared to it, every
+ * event goes through it before the agent applies it, an event it refuses is
+ * not applied and stops the run (`fatal` on the snapshot), and a run that is
+ * stopped, fails or ends without a terminal event aborts the tracker's run.
+ * Returns the unsubscribe function.
+ */
+export declare function trackAgent(agent: TrackableAgent, tracker: ToolCallTracker, options?: TrackAgentOptions): () => void;

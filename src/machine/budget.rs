@@ -1,0 +1,329 @@
+//! Rule S5: what a thread retains, and the bounds on it.
+//!
+//! Every event is charged, once planned and before anything changes, for
+//! what applying it would keep: argument text, parsed arguments, results,
+//! ids and names, history, recorded violations. A plan that would take the
+//! thread past [`Limits::max_thread_bytes`](super::Limits), or brings an id
+//! longer than `max_id_bytes`, a message id past `max_messages` or a lane
+//! past `max_lanes`, is refused as fatal: what it carries cannot be dropped
+//! without the later events being misread. The count is of heap bytes as
+//! the tracker holds them (a parsed `[0,0,0]` costs far more than its
+//! text), approximated from above per entry; it only grows, so a value
+//! replaced (a reopened call's arguments) stays counted.
+//!
+//! Slots a later event replaces rather than adds to (the run's ids, result
+//! and error, the advertised tools) are bounded by `max_event_bytes` and
+//! not counted.
+
+use super::plan::{CallRef, Op, Plan};
+use super::state::{ToolCall, ToolResult};
+use super::Tracker;
+use crate::events::{Message, Opaque};
+use crate::violation::Violation;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::mem::size_of;
+
+/// What a map or set entry costs beyond its key and value: hashing,
+/// control bytes and spare capacity, rounded up.
+const ENTRY: usize = 32;
+
+/// Heap bytes a parsed JSON value holds, counted without recursion (the
+/// value may be as deep as its text allows).
+pub(crate) fn value_bytes(value: &Value) -> usize {
+    let mut total = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total += size_of::<Value>();
+        match v {
+            Value::String(s) => total += s.len(),
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => {
+                for (key, item) in map {
+                    total += size_of::<String>() + key.len() + ENTRY;
+                    stack.push(item);
+                }
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+/// `what exceeds the limit of N (limits.option)`: every S5 message of the
+/// plan names the option to raise.
+fn limit_message(what: &str, limit: usize, option: &str) -> String {
+    format!("{what} exceeds the limit of {limit} (limits.{option})")
+}
+
+/// Opaque payloads are kept as their JSON text.
+fn opaque_bytes(o: &Opaque) -> usize {
+    size_of::<Opaque>() + o.get().len()
+}
+
+fn text_bytes(s: &str) -> usize {
+    size_of::<String>() + s.len()
+}
+
+fn opt_bytes(s: Option<&str>) -> usize {
+    s.map_or(0, str::len)
+}
+
+/// A result as kept on its call (or as an unmatched result).
+pub(crate) fn result_bytes(r: &ToolResult) -> usize {
+    size_of::<ToolResult>()
+        + r.message_id.len()
+        + opaque_bytes(&r.content)
+        + opt_bytes(r.error.as_deref())
+        + opt_bytes(r.owner.as_deref())
+}
+
+/// A recorded violation.
+pub(crate) fn violation_bytes(v: &Violation) -> usize {
+    size_of::<Violation>()
+        + v.message.len()
+        + opt_bytes(v.tool_call_id.as_deref())
+        + opt_bytes(v.message_id.as_deref())
+}
+
+/// A new call: the call itself, its id twice (the call and the index by
+/// id), its name, parent and owner.
+fn call_bytes(id: &str, name: &str, parent: Option<&str>, owner: Option<&str>) -> usize {
+    size_of::<ToolCall>()
+        + 2 * text_bytes(id)
+        + ENTRY
+        + name.len()
+        + opt_bytes(parent)
+        + opt_bytes(owner)
+}
+
+/// What one plan would add, and the counts it would raise.
+#[derive(Default)]
+struct Charge {
+    cost: usize,
+    /// Message ids the tracker does not know yet (an id the plan names
+    /// twice counts twice: the bound is generous, the count cheap).
+    new_messages: usize,
+    new_tool_lanes: usize,
+    new_text_lanes: usize,
+    /// The call the plan is mostly about, for the error.
+    call: Option<String>,
+    /// The first id longer than `max_id_bytes`: its field and length.
+    long_id: Option<(&'static str, usize)>,
+}
+
+impl Charge {
+    fn about(&mut self, id: &str) {
+        if self.call.is_none() {
+            self.call = Some(id.to_owned());
+        }
+    }
+}
+
+impl Tracker {
+    /// Charges a plan for what it would retain, checking every bound of
+    /// rule S5 that is fatal; on success `plan.cost` holds the bytes to add
+    /// when it is applied, and the arguments of calls it ends are parsed.
+    pub(crate) fn charge(&self, plan: &mut Plan) -> Result<(), Violation> {
+        let mut ops = std::mem::take(&mut plan.ops);
+        let mut c = Charge::default();
+        self.charge_ops(&mut c, &mut ops);
+        plan.ops = ops;
+        let limits = &self.options.limits;
+        let message = if let Some((field, len)) = &c.long_id {
+            let what = format!("{field} of {len} bytes");
+            limit_message(&what, limits.max_id_bytes, "maxIdBytes")
+        } else if self.message_count() + c.new_messages > limits.max_messages {
+            limit_message("one more message id", limits.max_messages, "maxMessages")
+        } else if (c.new_tool_lanes > 0
+            && self.lanes.tool.len() + c.new_tool_lanes > limits.max_lanes)
+            || (c.new_text_lanes > 0 && self.lanes.text.len() + c.new_text_lanes > limits.max_lanes)
+        {
+            limit_message("one more open chunk lane", limits.max_lanes, "maxLanes")
+        } else if let Some(message) = self.over_budget(c.cost) {
+            message
+        } else {
+            plan.cost = c.cost;
+            return Ok(());
+        };
+        let v = plan.fatal("S5", message);
+        Err(match &c.call {
+            Some(id) => v.with_call(id),
+            None => v,
+        })
+    }
+
+    /// Why keeping `cost` more bytes would exceed `max_thread_bytes`, if
+    /// it would; keeping nothing never does.
+    pub(crate) fn over_budget(&self, cost: usize) -> Option<String> {
+        let total = self.retained.saturating_add(cost);
+        let limit = self.options.limits.max_thread_bytes;
+        (cost > 0 && total > limit)
+            .then(|| limit_message("what the thread would retain", limit, "maxThreadBytes"))
+    }
+
+    fn charge_ops(&self, c: &mut Charge, ops: &mut [Op]) {
+        // The text length of the call the last `Start` (re)opened.
+        let mut last_len = 0;
+        for op in ops.iter_mut() {
+            match op {
+                Op::End(i, parsed) => {
+                    let call = &self.calls[*i];
+                    c.about(&call.id);
+                    let arguments = match &call.args_error {
+                        Some(e) => Err(e.clone()),
+                        None => call.args.finish(),
+                    };
+                    if let Ok(value) = &arguments {
+                        c.cost += value_bytes(value);
+                    }
+                    *parsed = Some(arguments);
+                }
+                Op::Start(s) => {
+                    self.check_id(c, "toolCallId", Some(&s.id));
+                    self.check_id(c, "toolCallName", Some(&s.name));
+                    self.check_id(c, "parentMessageId", s.parent.as_deref());
+                    self.check_id(c, "subagentRunId", s.owner.as_deref());
+                    c.about(&s.id);
+                    last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
+                    if s.reopen.is_none() {
+                        c.cost +=
+                            call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
+                        if let Some(p) = &s.parent {
+                            self.charge_message(c, p);
+                        }
+                    }
+                    if let Some(key) = &s.lane {
+                        self.check_id(c, "subagentRunId", key.as_deref());
+                        if !self.lanes.tool.contains_key(key) {
+                            c.new_tool_lanes += 1;
+                            c.cost += ENTRY + opt_bytes(key.as_deref());
+                        }
+                    }
+                }
+                Op::Args(call, delta) => {
+                    let (len, refused) = match call {
+                        CallRef::Index(i) => {
+                            let call = &self.calls[*i];
+                            c.about(&call.id);
+                            (call.args_text().len(), call.args_error.is_some())
+                        }
+                        CallRef::Last => (last_len, false),
+                    };
+                    // A delta past the per-call limit is refused, not kept.
+                    let added = delta.text.len();
+                    if !refused && len + added <= self.options.limits.max_args_bytes {
+                        c.cost += added;
+                    }
+                }
+                Op::Result {
+                    call,
+                    tool_call_id,
+                    result,
+                } => {
+                    self.check_id(c, "toolCallId", Some(tool_call_id));
+                    self.check_id(c, "messageId", Some(&result.message_id));
+                    self.check_id(c, "subagentRunId", result.owner.as_deref());
+                    c.about(tool_call_id);
+                    c.cost += result_bytes(result) + ENTRY + result.message_id.len();
+                    if call.is_none() {
+                        c.cost += text_bytes(tool_call_id);
+                    }
+                    self.charge_message(c, &result.message_id);
+                }
+                Op::MessageOwner(message, owner) => {
+                    self.check_id(c, "messageId", Some(message));
+                    self.check_id(c, "subagentRunId", owner.as_deref());
+                    if !self.messages.contains_key(message.as_str()) {
+                        c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
+                    }
+                    self.charge_message(c, message);
+                }
+                Op::TextLane(key, message) => {
+                    self.check_id(c, "subagentRunId", key.as_deref());
+                    self.check_id(c, "messageId", Some(message));
+                    if !self.lanes.text.contains_key(key) {
+                        c.new_text_lanes += 1;
+                    }
+                    c.cost += 2 * (ENTRY + message.len() + opt_bytes(key.as_deref()));
+                }
+                Op::RunStarted {
+                    thread_id,
+                    run_id,
+                    parent_run_id,
+                } => {
+                    self.check_id(c, "threadId", Some(thread_id));
+                    self.check_id(c, "runId", Some(run_id));
+                    self.check_id(c, "parentRunId", parent_run_id.as_deref());
+                }
+                Op::Seed { messages, .. } => self.charge_seed(c, messages),
+                Op::Record(v) => c.cost += violation_bytes(v),
+                Op::Abandon(_)
+                | Op::ClearToolLane(_)
+                | Op::ClearTextLane(_)
+                | Op::ClearAllLanes
+                | Op::RunFinished { .. }
+                | Op::RunError { .. }
+                | Op::RunAborted { .. }
+                | Op::RunTools(..) => {}
+            }
+        }
+    }
+
+    /// History: message owners, the calls not known yet (their argument
+    /// text and parsed value) and tool messages' answers.
+    fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
+        let mut new_calls = HashSet::new();
+        for m in messages {
+            self.check_id(c, "messages[].id", Some(&m.id));
+            self.check_id(c, "messages[].subagentRunId", m.owner.as_deref());
+            if !self.messages.contains_key(m.id.as_str()) {
+                c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
+            }
+            self.charge_message(c, &m.id);
+            for call in &m.tool_calls {
+                self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
+                self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
+                if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.as_str()) {
+                    continue;
+                }
+                c.cost += call_bytes(&call.id, &call.name, Some(&m.id), m.owner.as_deref());
+                c.cost += call.arguments.len();
+                if let Ok(value) = serde_json::from_str::<Value>(&call.arguments) {
+                    c.cost += value_bytes(&value);
+                }
+            }
+            if let Some(id) = &m.tool_call_id {
+                self.check_id(c, "messages[].toolCallId", Some(id));
+                c.cost += size_of::<ToolResult>()
+                    + m.content.as_ref().map_or(0, opaque_bytes)
+                    + opt_bytes(m.error.as_deref());
+            }
+        }
+    }
+
+    /// Message ids the thread keeps: message owners and other ids in use
+    /// (an id in both tables counts twice; the bound is generous).
+    fn message_count(&self) -> usize {
+        self.messages.len() + self.message_ids.len()
+    }
+
+    /// Counts `id` if no table of message ids holds it yet.
+    fn charge_message(&self, c: &mut Charge, id: &str) {
+        if !self.messages.contains_key(id) && !self.message_ids.contains(id) {
+            c.new_messages += 1;
+        }
+    }
+
+    /// Notes the first id or name longer than `max_id_bytes` (fatal); the
+    /// message names the field and the length, not the id.
+    fn check_id(&self, c: &mut Charge, field: &'static str, id: Option<&str>) {
+        let limit = self.options.limits.max_id_bytes;
+        let Some(id) = id.filter(|id| id.len() > limit) else {
+            return;
+        };
+        if c.long_id.is_none() {
+            c.long_id = Some((field, id.len()));
+        }
+    }
+}

@@ -1,0 +1,190 @@
+// `agui-tool-calls/ag-ui` with a real @ag-ui/client HttpAgent against a
+// loopback agent: three turns where `agent.addMessages(tracker.toolMessages())`
+// is all the app does, a stream the tracker refuses (rule T8), and a run that
+// ends without a terminal event (rule L5).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { HttpAgent } from "@ag-ui/client";
+import { ToolCallTracker } from "../../pkg/index.js";
+import { trackAgent, UNTERMINATED } from "../../pkg/ag-ui.js";
+import { runStarted, runFinished, start, args, end, result, sse } from "./support/events.mjs";
+import { checkHistory } from "./support/history-check.mjs";
+
+const TOOLS = [{ name: "confirm_deploy", description: "Ask the user", parameters: { type: "object" } }];
+const text = (id, words) => [
+  { type: "TEXT_MESSAGE_START", messageId: id, role: "assistant" },
+  ...words.map((delta) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: id, delta })),
+  { type: "TEXT_MESSAGE_END", messageId: id },
+];
+const withParent = (id, name, parent, json = '{"service":"checkout"}') => [start(id, name, { parentMessageId: parent }), args(id, json.slice(0, 5)), args(id, json.slice(5)), end(id)];
+
+// The loopback agent: each POST gets the next scripted body; `open` leaves the response unterminated.
+let server;
+let url;
+const inputs = [];
+const script = [];
+before(async () => {
+  server = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const input = JSON.parse(body);
+      inputs.push(input);
+      const { events, open } = script.shift()(input);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(sse(events));
+      if (!open) res.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${server.address().port}/agent`;
+});
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const run = (input, body, extra = {}) => ({ events: [runStarted(input.runId, { threadId: input.threadId }), ...body, runFinished(input.runId, { threadId: input.threadId })], ...extra });
+const user = (id) => ({ id, role: "user", content: `message ${id}` });
+const answersIn = (messages, id) => messages.filter((m) => m.role === "tool" && m.toolCallId === id).length;
+
+test("f5_track_agent_three_turns_with_http_agent_history_never_holds_an_answer_twice", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t1" });
+  const unsubscribe = trackAgent(agent, tracker);
+  script.push(
+    (i) => run(i, [...text("a1", ["Deploy?"]), ...withParent("c1", "confirm_deploy", "a1")]),
+    (i) => run(i, [...withParent("b2", "search_docs", "a2"), result("b2", "3 documents"), ...text("a2b", ["Found."])]),
+    (i) => run(i, [...text("a3", ["Again?"]), ...withParent("c3", "confirm_deploy", "a3")]),
+  );
+  const turns = [
+    { user: "u1", decide: () => tracker.answer("c1", "approved") },
+    { user: "u2", decide: () => {} },
+    { user: "u3", decide: () => tracker.decline("c3", "no") },
+  ];
+  for (const turn of turns) {
+    agent.addMessages([user(turn.user)]);
+    await agent.runAgent({ tools: TOOLS });
+    turn.decide();
+    // All the app does each turn.
+    agent.addMessages(tracker.toolMessages());
+  }
+  assert.equal(inputs.length, 3);
+  // Every input the agent sent, and the history it ends with: complete, each answer once.
+  checkHistory(inputs[1].messages, { calls: ["c1"], users: ["u1", "u2"] });
+  checkHistory(inputs[2].messages, { calls: ["c1", "b2"], users: ["u1", "u2", "u3"] });
+  checkHistory(agent.messages, { calls: ["c1", "b2", "c3"], users: ["u1", "u2", "u3"] });
+  for (const id of ["c1", "b2", "c3"]) assert.equal(answersIn(agent.messages, id), 1, id);
+  assert.equal(answersIn(inputs[2].messages, "c1"), 1);
+  // The tracker followed each run, and every run's input was declared to it.
+  const s = tracker.snapshot();
+  assert.equal(s.fatal, null);
+  assert.equal(s.run.status, "finished");
+  assert.deepEqual(s.calls.map((c) => [c.id, c.status]), [["c1", "complete"], ["b2", "complete"], ["c3", "complete"]]);
+  assert.equal(s.calls[1].result.content, "3 documents");
+  // The decline is in the agent's history, not yet carried by a run: listed until one does.
+  const [declined] = tracker.toolMessages();
+  assert.deepEqual(agent.messages.at(-1), declined);
+  script.push((i) => run(i, text("a4", ["Not deploying."])));
+  await agent.runAgent({ tools: TOOLS });
+  assert.deepEqual(tracker.toolMessages(), []);
+  agent.addMessages(tracker.toolMessages());
+  checkHistory(inputs[3].messages, { calls: ["c1", "b2", "c3"], users: ["u1", "u2", "u3"] });
+  for (const id of ["c1", "b2", "c3"]) assert.equal(answersIn(inputs[3].messages, id), 1, id);
+  unsubscribe();
+  assert.equal(agent.subscribers.length, 0);
+});
+
+test("t8_track_agent_stops_the_run_the_refused_event_never_reaches_the_agent", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker();
+  const agent = new HttpAgent({ url, threadId: "t8" });
+  trackAgent(agent, tracker);
+  let closed;
+  const requestClosed = new Promise((resolve) => (closed = resolve));
+  script.push((i) => ({
+    // A reopen under another name (T8), then more, and the response never ends.
+    events: [
+      runStarted(i.runId, { threadId: "t8" }),
+      ...withParent("call_1", "search_docs", "msg_1", '{"query":"x"}'),
+      start("call_1", "delete_docs", { parentMessageId: "msg_1" }),
+      args("call_1", "}"),
+    ],
+    open: true,
+  }));
+  server.once("request", (req, res) => res.on("close", closed));
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({});
+  await requestClosed; // the agent stopped reading: its request was aborted
+  const s = tracker.snapshot();
+  assert.equal(s.fatal.code, "T8");
+  assert.equal(s.run.status, "aborted");
+  const calls = agent.messages.flatMap((m) => m.toolCalls ?? []);
+  assert.deepEqual(calls.map((c) => [c.id, c.function.name, c.function.arguments]), [["call_1", "search_docs", '{"query":"x"}']]);
+});
+
+test("l5_a_run_without_terminal_event_aborts_the_trackers_run_and_the_thread_goes_on", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-open" });
+  trackAgent(agent, tracker);
+  script.push(
+    (i) => ({ events: [runStarted(i.runId, { threadId: "t-open" }), start("c1", "confirm_deploy"), args("c1", '{"serv')] }),
+    (i) => run(i, text("a2", ["Hello again."])),
+  );
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  let s = tracker.snapshot();
+  assert.equal(s.run.status, "aborted");
+  assert.equal(s.run.error, UNTERMINATED);
+  assert.equal(s.calls[0].status, "abandoned");
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  s = tracker.snapshot();
+  assert.equal(s.fatal, null);
+  assert.equal(s.run.status, "finished");
+});
+
+test("l5_the_user_stops_the_run_the_trackers_run_is_aborted_and_the_thread_goes_on", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-stop" });
+  trackAgent(agent, tracker);
+  script.push(
+    (i) => ({ events: [runStarted(i.runId, { threadId: "t-stop" }), start("c1", "confirm_deploy"), args("c1", '{"serv')], open: true }),
+    (i) => run(i, text("a2", ["Stopped, as you asked."])),
+  );
+  const stopped = tracker.subscribe((s) => {
+    if (s.calls[0]?.argsText === '{"serv') agent.abortRun(); // the stop button
+  });
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  stopped();
+  let s = tracker.snapshot();
+  assert.equal(s.run.status, "aborted");
+  assert.equal(s.calls[0].status, "abandoned");
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  s = tracker.snapshot();
+  assert.equal(s.run.status, "finished");
+  assert.equal(s.fatal, null);
+});
+
+test("f6_track_agent_refuses_an_input_that_leaves_a_call_unanswered_and_sends_nothing", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-refused" });
+  const refusals = [];
+  trackAgent(agent, tracker, { onRefused: (e) => refusals.push(e.message) });
+  script.push((i) => run(i, withParent("c1", "confirm_deploy", "a1")));
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  const before = agent.messages.length;
+  agent.addMessages([user("u2")]); // c1 left unanswered
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(inputs.length, 1, "the refused input never left");
+  assert.match(refusals[0], /c1 \(confirm_deploy\)/);
+  assert.equal(agent.messages.length, before + 1);
+});

@@ -1,0 +1,37 @@
+// The two entries in Node: the main one is ready on import; the init one
+// (no top-level await) needs `await init()` first and says so.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pkgDir } from "./support/paths.mjs";
+
+test("the init entry has no top-level await and refuses a tracker before init", async () => {
+  const source = readFileSync(path.join(pkgDir, "init.js"), "utf8");
+  assert.doesNotMatch(source, /^\s*await\b/m);
+  const { init, ToolCallTracker } = await import("../../pkg/init.js");
+  // The main entry may already have loaded the module in this process: not here.
+  assert.throws(() => new ToolCallTracker(), /await init\(\) before creating a ToolCallTracker/);
+  const first = init();
+  assert.equal(init(), first, "one load, one promise");
+  assert.equal(await first, undefined);
+  const tracker = new ToolCallTracker();
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  assert.equal(tracker.snapshot().run.status, "running");
+});
+
+test("the main entry exports the same classes, ready", async () => {
+  const main = await import("../../pkg/index.js");
+  const initEntry = await import("../../pkg/init.js");
+  assert.equal(main.ToolCallTracker, initEntry.ToolCallTracker);
+  assert.equal(main.ToolCallStreamError, initEntry.ToolCallStreamError);
+  await main.init();
+  assert.equal(new main.ToolCallTracker().snapshot().version, 0);
+});
+
+test("the package declares both entries", () => {
+  const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
+  assert.equal(manifest.exports["."].default, "./index.js");
+  assert.equal(manifest.exports["./init"].default, "./init.js");
+  assert.equal(manifest.exports["./init"].types, "./index.d.ts");
+});

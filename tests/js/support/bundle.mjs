@@ -1,0 +1,71 @@
+// Production builds of a fixture app against pkg/, with each bundler's
+// default configuration (no plugins, no config file), and a page runner.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import assert from "node:assert/strict";
+import { fixturesDir, pkgDir, root } from "./paths.mjs";
+
+/**
+ * A temporary copy of a fixture app whose node_modules has the package and
+ * React. `copy`: the package copied, as `npm install` leaves it (a dev
+ * server treats a symlink out of the app as source, not a dependency).
+ */
+export function fixtureApp(fixture, { copy = false } = {}) {
+  const app = mkdtempSync(path.join(tmpdir(), "agui-app-"));
+  cpSync(path.join(fixturesDir, fixture), app, { recursive: true });
+  mkdirSync(path.join(app, "node_modules"));
+  if (copy) cpSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), { recursive: true });
+  else symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
+  for (const dep of ["react", "react-dom", "scheduler"]) {
+    symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
+  }
+  return app;
+}
+
+/** `vite build` through the JS API of the given vite module (`vite`, `vite5`, `vite6`); returns the output directory. */
+export async function viteBuild(fixture, vite = "vite") {
+  const { build } = await import(vite);
+  const app = fixtureApp(fixture);
+  const outDir = path.join(app, "dist");
+  await build({ root: app, logLevel: "error", configFile: false, build: { outDir } });
+  return outDir;
+}
+
+/** A Vite dev server (default configuration) over the fixture app; returns { url, close }. */
+export async function viteDev(fixture, vite = "vite") {
+  const { createServer } = await import(vite);
+  const app = fixtureApp(fixture, { copy: true });
+  const server = await createServer({ root: app, configFile: false, logLevel: "error", server: { port: 0, host: "127.0.0.1" } });
+  await server.listen();
+  return { url: server.resolvedUrls.local[0].replace(/\/$/, ""), close: () => server.close() };
+}
+
+/**
+ * `webpack` through webpack-cli with no config file (entry ./src/index.js,
+ * output dist/main.js), production mode; adds a page loading the bundle
+ * (webpack writes no HTML without a plugin). Returns the output directory.
+ */
+export async function webpackBuild(fixture) {
+  const app = fixtureApp(fixture);
+  const cli = path.join(root, "node_modules", "webpack-cli", "bin", "cli.js");
+  const result = spawnSync(process.execPath, [cli, "--mode", "production"], { cwd: app, encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+  const dist = path.join(app, "dist");
+  writeFileSync(path.join(dist, "index.html"), '<!doctype html>\n<meta charset="utf-8">\n<script src="main.js"></script>\n');
+  return dist;
+}
+
+/** Opens `url` in a new page of `browser` and returns `window.result` once set (page errors fail the test). */
+export async function resultOf(browser, url, timeout = 30_000) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.result !== undefined, null, { timeout }).catch(() => {});
+  const result = await page.evaluate(() => window.result);
+  await page.close();
+  assert.deepEqual(errors, []);
+  return result;
+}

@@ -1,0 +1,48 @@
+// Checked by `tsc --strict` (tests/js/types.test.mjs): the package's types fit
+// @ag-ui/core 1.0 and @ag-ui/client's agents.
+import type { Message, RunAgentInput, Tool as CoreTool, ToolMessage as CoreToolMessage } from "@ag-ui/core";
+import { HttpAgent } from "@ag-ui/client";
+import { ToolCallTracker, type AgUiEvent, type Tool } from "agui-tool-calls";
+import { trackAgent, UNTERMINATED } from "agui-tool-calls/ag-ui";
+
+const coreTools: CoreTool[] = [{ name: "confirm_deploy", description: "Ask first", parameters: { type: "object" } }];
+// Tools: assignable both ways.
+const ours: Tool[] = coreTools;
+const back: CoreTool[] = ours;
+
+const seen: AgUiEvent[] = [];
+const tracker = new ToolCallTracker({ tools: back, onEvent: (event) => seen.push(event) });
+new ToolCallTracker({ tools: [{ name: "no_description" }] });
+
+// toolMessages() is a Message[] of @ag-ui/core.
+const messages: Message[] = tracker.toolMessages();
+const toolMessage: CoreToolMessage | undefined = tracker.toolMessages()[0];
+
+// nextRun's result is a RunAgentInput of @ag-ui/core, fields passed through.
+const input: RunAgentInput = { threadId: "t", runId: "r", messages, tools: coreTools, context: [], state: { step: 1 } };
+const next: RunAgentInput = tracker.nextRun(input);
+const state: unknown = next.state;
+tracker.nextRun({ threadId: "t", runId: "r2", messages: [{ id: "u", role: "user", content: "hi" }] });
+
+// abortRun: the documented status.
+const aborted: "aborted" | "idle" | "running" | "finished" | "interrupted" | "errored" = tracker.abortRun("stop").run.status;
+tracker.abortRun();
+
+// Answers take @ag-ui/core content parts.
+tracker.answer("c1", [{ type: "text", text: "ok" }, { type: "image", source: { type: "url", value: "https://x/y.png" } }]);
+
+// trackAgent takes any agent of @ag-ui/client.
+const agent = new HttpAgent({ url: "http://127.0.0.1:1/agent" });
+const unsubscribe: () => void = trackAgent(agent, tracker, { onRefused: (error: Error) => void error.message });
+agent.addMessages(tracker.toolMessages());
+unsubscribe();
+const reason: string = UNTERMINATED;
+
+// @ts-expect-error a content part of an unknown type is not one @ag-ui/core knows
+tracker.answer("c1", [{ type: "video-game" }]);
+// @ts-expect-error trackAgent needs an agent
+trackAgent({}, tracker);
+// @ts-expect-error nextRun needs a run input
+tracker.nextRun({ messages: [] });
+
+export { ours, toolMessage, state, aborted, reason, seen };

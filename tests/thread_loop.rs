@@ -1,0 +1,113 @@
+//! The thread loop's core: `abort_run` ends a run locally (rules L5, L3),
+//! and message positions say where calls happened between messages (what
+//! the JS `nextRun` places made-up assistant messages by).
+
+mod common;
+
+use agui_tool_calls::{CallStatus, Options, RunStatus, Tracker};
+use common::*;
+use serde_json::json;
+
+fn input(run: &str, users: &[&str]) -> String {
+    let messages: Vec<_> = users
+        .iter()
+        .map(|id| json!({"id": id, "role": "user", "content": id}))
+        .collect();
+    json!({"threadId": "t1", "runId": run, "messages": messages}).to_string()
+}
+
+#[test]
+fn l5_abort_run_mid_call_abandons_it_and_the_thread_goes_on() {
+    let mut t = Tracker::new(Options::default());
+    feed(
+        &mut t,
+        &[
+            run_started("r1"),
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c1", "toolCallName": "confirm", "parentMessageId": "a1"}),
+            args("c1", r#"{"serv"#),
+            json!({"type": "TOOL_CALL_CHUNK", "toolCallId": "k1", "toolCallName": "f", "delta": "{"}),
+        ],
+    );
+    t.abort_run(Some("stopped by the user"));
+    assert_eq!(t.run().status, RunStatus::Aborted);
+    assert_eq!(t.run().error.as_ref().unwrap().0, "stopped by the user");
+    assert_eq!(t.call("c1").unwrap().status, CallStatus::Abandoned);
+    assert_eq!(
+        t.call("k1").unwrap().status,
+        CallStatus::Abandoned,
+        "the chunk lane closed too"
+    );
+    // A late event of the aborted run is refused (L3); the state stays readable.
+    let mut late = t.clone();
+    assert_eq!(fatal_code(&mut late, args("c1", "x")), "L3");
+    assert_eq!(late.call("c1").unwrap().args_text(), r#"{"serv"#);
+    // The thread goes on: the next input is accepted, then a new run.
+    t.start_run_json(&input("r2", &["u1", "u2"])).unwrap();
+    feed(&mut t, &[run_started("r2")]);
+    feed(&mut t, &whole_call("c2", "confirm", "{}"));
+    feed(&mut t, &[run_finished("r2")]);
+    assert_eq!(t.run().status, RunStatus::Finished);
+}
+
+#[test]
+fn l5_abort_with_nothing_running_changes_nothing() {
+    let mut t = Tracker::new(Options::default());
+    let version = t.version();
+    t.abort_run(Some("x"));
+    assert_eq!(t.version(), version);
+    assert_eq!(t.run().status, RunStatus::Idle);
+    feed(&mut t, &[run_started("r1"), run_finished("r1")]);
+    let version = t.version();
+    t.abort_run(None);
+    assert_eq!(
+        (t.version(), t.run().status),
+        (version, RunStatus::Finished)
+    );
+}
+
+#[test]
+fn l5_abort_without_reason_leaves_no_error() {
+    let mut t = running();
+    t.abort_run(None);
+    assert_eq!(t.run().status, RunStatus::Aborted);
+    assert_eq!(t.run().error, None);
+}
+
+#[test]
+fn calls_know_where_they_happened_between_messages() {
+    let mut t = Tracker::new(Options::default());
+    t.start_run_json(&input("r1", &["u1"])).unwrap();
+    feed(
+        &mut t,
+        &[
+            run_started("r1"),
+            json!({"type": "TEXT_MESSAGE_START", "messageId": "a1", "role": "assistant"}),
+            json!({"type": "TEXT_MESSAGE_END", "messageId": "a1"}),
+        ],
+    );
+    feed(&mut t, &whole_call("c1", "f", "{}"));
+    feed(
+        &mut t,
+        &[
+            json!({"type": "TOOL_CALL_START", "toolCallId": "c2", "toolCallName": "f", "parentMessageId": "a2"}),
+        ],
+    );
+    feed(
+        &mut t,
+        &[
+            end("c2"),
+            result("m1", "c1", "ok"),
+            result("m2", "c2", "ok"),
+            run_finished("r1"),
+        ],
+    );
+    t.start_run_json(&input("r2", &["u1", "u2"])).unwrap();
+    let at = |id: &str| t.message_position(id);
+    assert_eq!(
+        (at("u1"), at("a1"), at("a2"), at("u2")),
+        (Some(0), Some(1), Some(2), Some(3))
+    );
+    // c1 after a1; c2 after its parent a2 (named first by the call), both before u2.
+    assert_eq!(t.call("c1").unwrap().position(), 2);
+    assert_eq!(t.call("c2").unwrap().position(), 3);
+}
