@@ -36,14 +36,14 @@ tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
 window.result = { ms: performance.now() - t0, version: tracker.snapshot().version };
 </script>`;
 
-function variant(name, wasm) {
+async function variant(name, wasm) {
   const dir = mkdtempSync(path.join(tmpdir(), `agui-load-${name}-`));
   cpSync(pkg, dir, { recursive: true });
   rmSync(path.join(dir, "wasm-bytes.js"), { force: true });
   rmSync(path.join(dir, "agui_tool_calls_bg.wasm"), { force: true });
   cpSync(path.join(root, "js", `wasm-${name}.js`), path.join(dir, "wasm-load.js"));
   if (name === "file") writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
-  else writeFileSync(path.join(dir, "wasm-bytes.js"), embedded(wasm));
+  else writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(wasm));
   writeFileSync(path.join(dir, "bench.html"), PAGE);
   return dir;
 }
@@ -101,7 +101,7 @@ const browser = await launchChromium();
 const rows = [];
 for (const throttled of [false, true]) {
   for (const name of ["embedded", "file"]) {
-    const dir = variant(name, wasm);
+    const dir = await variant(name, wasm);
     const server = await serve(dir);
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, `${server.url}/bench.html`, throttled));

@@ -62,9 +62,11 @@ export interface AgUiEvent {
 export interface RunAgentInput<Tools extends readonly ToolOption[] = ToolOption[]> {
   threadId: string;
   runId: string;
+  parentRunId?: string;
   messages: Array<{ id: string; role: string; [key: string]: unknown }>;
   /** With typed tools: only those the tracker was given (their argument types hold). */
   tools?: readonly Tools[number][];
+  context?: Array<{ [key: string]: unknown }>;
   [key: string]: unknown;
 }
 
@@ -107,6 +109,13 @@ export interface Violation {
   readonly eventIndex: number;
   readonly toolCallId?: string;
   readonly messageId?: string;
+  /**
+   * How many times it happened: repeats of one violation (same rule,
+   * message, call and message id, at other events) are one entry, and
+   * `eventIndex` is the first. Past 1000 distinct entries, later new ones
+   * are only counted, in one last `S5` warning.
+   */
+  readonly count: number;
 }
 
 export interface ToolResult {
@@ -399,7 +408,7 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   readonly completedCalls: readonly Extract<ToolCallState<Tools>, { readonly status: "complete" }>[];
   /** Closed, unanswered, run finished: the application must answer these. */
   readonly pendingCalls: readonly Extract<ToolCallState<Tools>, { readonly status: "complete" }>[];
-  /** Every violation and warning, in order. */
+  /** Every violation and warning, in the order first met; repeats counted (`count`), at most 1001 entries plus the fatal one. */
   readonly violations: readonly Violation[];
   readonly fatal: Violation | null;
 }
@@ -409,6 +418,23 @@ export declare class ToolCallStreamError extends Error {
   readonly name: "ToolCallStreamError";
   readonly violation: Violation;
   constructor(violation: Violation);
+}
+
+/** Thrown by every method of a tracker after `free()` (`free()` itself excepted). */
+export declare class TrackerFreedError extends Error {
+  readonly name: "TrackerFreedError";
+  constructor(method: string);
+}
+
+/**
+ * Thrown when the wasm module trapped (a real out-of-memory, or a bug; the
+ * `WebAssembly.RuntimeError` is the `cause`), and by every later call but
+ * `snapshot()`, which keeps returning the last snapshot, and `free()`.
+ */
+export declare class TrackerTrappedError extends Error {
+  readonly name: "TrackerTrappedError";
+  readonly cause: WebAssembly.RuntimeError;
+  constructor(method: string, cause: WebAssembly.RuntimeError);
 }
 
 /** Why the tracker refused an application operation. */
@@ -450,6 +476,10 @@ export declare class ToolCallRefusedError extends Error {
 /**
  * The tool-call state of one AG-UI thread. `Tools` is inferred from
  * `options.tools`: declared `as const` (or inline), it types the calls.
+ * Every argument is checked before it reaches the wasm module: a value of
+ * the wrong type is refused with a `TypeError` naming it, a string over
+ * 32 Mi UTF-16 units (bytes for byte chunks) with a `RangeError`, and the
+ * tracker is unchanged.
  */
 export declare class ToolCallTracker<const Tools extends readonly ToolOption[] = ToolOption[]> {
   constructor(options?: TrackerOptions<Tools>);
@@ -461,9 +491,18 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   pushSse(chunk: string | Uint8Array): Snapshot<Tools>;
   /** The current snapshot: the identical object while nothing changes. */
   snapshot(): Snapshot<Tools>;
-  /** Calls `listener` with each new snapshot; returns the unsubscribe function. */
+  /**
+   * Calls `listener` with each new snapshot, once the operation that made
+   * it is done; returns the unsubscribe function. A listener (or `onEvent`)
+   * that throws is reported (`globalThis.reportError` where the host has
+   * it, else `console.error`) and the other listeners still hear.
+   */
   subscribe(listener: (snapshot: Snapshot<Tools>) => void): () => void;
-  /** Advertises the input's tools and checks that it answers every pending call; throws naming each unanswered call. */
+  /**
+   * Advertises the input's tools and checks that it answers every pending
+   * call; throws a `ToolCallRefusedError` naming each unanswered call, or a
+   * `TypeError` naming the field that does not fit `RunAgentInput`.
+   */
   startRun(input: RunAgentInput<Tools>): void;
   /**
    * The input to send for the next run: `input` with its messages completed
@@ -476,12 +515,12 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
   abortRun(reason?: string): Snapshot<Tools>;
   approve(toolCallId: string): Snapshot<Tools>;
-  decline(toolCallId: string, reason?: string): Snapshot<Tools>;
+  decline(toolCallId: string, reason?: string | null): Snapshot<Tools>;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;
-  fail(toolCallId: string, error: string, content?: string): Snapshot<Tools>;
+  fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot<Tools>;
   /** The application's answers, for the next run's `input.messages`. */
   toolMessages(): ToolMessage[];
-  /** Releases the wasm memory; the tracker is unusable afterwards. */
+  /** Releases the wasm memory; every other method then throws `TrackerFreedError`. Harmless when repeated. */
   free(): void;
 }
 

@@ -1,4 +1,5 @@
-// The public face of the package: the ToolCallTracker class over the wasm core.
+// The public face of the package: the ToolCallTracker class over the wasm
+// core, and the checks every argument passes before it crosses (below).
 //
 // This module starts nothing: it is the `agui-tool-calls/init` entry
 // (`await init()` first), and the main entry, `index.js` in the package,
@@ -8,6 +9,7 @@
 import { WasmTracker } from "./agui_tool_calls.js";
 import { init, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
+
 import { completeHistory } from "./next-run.js";
 
 export { init };
@@ -40,7 +42,10 @@ export class ToolCallRefusedError extends Error {
  * streams, read immutable snapshots back.
  */
 export class ToolCallTracker {
+  /** The wasm tracker; `null` once freed or trapped. */
   #core;
+  /** The trap that killed the core, if one did. */
+  #trap = null;
   #builder = new SnapshotBuilder();
   #listeners = new Set();
   /** A high surrogate that ended the last string chunk, waiting for its pair. */
@@ -50,10 +55,17 @@ export class ToolCallTracker {
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
-    // The core checks every other option, and a non-object.
-    const onEvent = options !== null && typeof options === "object" ? options.onEvent : undefined;
-    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError("option onEvent must be a function");
-    this.#core = new WasmTracker(JSON.stringify(onEvent ? { ...options, onEvent: undefined } : options) ?? "null", !!onEvent);
+    // Read whole first (a throwing getter or Proxy trap is a TypeError
+    // there); `onEvent`, a function, is left out of the JSON and stays here.
+    const text = checkOptions(options);
+    const onEvent = options?.onEvent;
+    if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError(`options.onEvent must be a function (got ${kind(onEvent)})`);
+    try {
+      this.#core = new WasmTracker(text, !!onEvent);
+    } catch (error) {
+      if (error instanceof WebAssembly.RuntimeError) throw new TrackerTrappedError("constructor", error);
+      throw new TypeError(`ToolCallTracker options: ${error.message}`);
+    }
     this.#onEvent = onEvent;
   }
 
@@ -61,93 +73,168 @@ export class ToolCallTracker {
   push(event) {
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
-    return this.#pushed(this.#core.pushJson(JSON.stringify(event) ?? "null"), this.#onEvent && (() => this.#accepted(event)));
+    this.#live("push");
+    const text = jsonText(event, "push(event)") ?? "null";
+    crossing(text, "push(event)");
+    return this.#pushed("push", (core) => core.pushJson(text), this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
-    text = String(text);
-    return this.#pushed(this.#core.pushJson(text), this.#onEvent && (() => this.#accepted(JSON.parse(text))));
+    this.#live("pushJson");
+    requireString(text, "pushJson(text): text");
+    return this.#pushed("pushJson", (core) => core.pushJson(text), this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
-    const events = this.#onEvent && (() => JSON.parse(this.#core.takeEvents()));
-    if (typeof chunk !== "string") return this.#pushed(this.#core.pushSseBytes(toBytes(chunk)), events);
+    this.#live("pushSse");
+    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
+    if (typeof chunk !== "string") {
+      const bytes = toBytes(chunk);
+      return this.#pushed("pushSse", (core) => core.pushSseBytes(crossing(bytes, "pushSse(chunk): chunk")), events);
+    }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
     let text = this.#carry + chunk;
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed(this.#core.pushSseText(text), events);
+    return this.#pushed("pushSse", (core) => core.pushSseText(crossing(text, "pushSse(chunk): chunk")), events);
   }
 
-  /** The current snapshot (the identical object while nothing changes). */
+  /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
   snapshot() {
+    if (!this.#core && !this.#trap) throw new TrackerFreedError("snapshot");
     return this.#builder.snapshot;
   }
 
   /** Calls `listener` with every new snapshot; returns the unsubscribe function. */
   subscribe(listener) {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#live("subscribe");
+    if (typeof listener !== "function") throw new TypeError(`subscribe(listener): listener must be a function (got ${kind(listener)})`);
+    // An entry per subscription: one function subscribed twice is two.
+    const entry = { listener };
+    this.#listeners.add(entry);
+    return () => void this.#listeners.delete(entry);
   }
 
   /** Declares the input of the next run: its tools are advertised, and it must answer every pending call. */
   startRun(input) {
-    this.#applied(() => this.#core.startRun(JSON.stringify(input)));
+    this.#live("startRun");
+    const text = checkRunInput(input);
+    this.#operation("startRun", (core) => core.startRun(text));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
   nextRun(input) {
-    if (input === null || typeof input !== "object" || Array.isArray(input)) throw new TypeError("nextRun takes a RunAgentInput object");
-    const messages = input.messages ?? [];
-    if (!Array.isArray(messages)) throw new TypeError('the run input\'s field "messages" must be an array');
-    const at = this.#core.positions(messages.map((m) => String(m?.id)).join("\0"));
-    const next = { ...input, messages: completeHistory(messages, this.snapshot().calls, at) };
+    this.#live("nextRun");
+    if (kind(input) !== "object") throw new TypeError(`nextRun(input): input must be an object (got ${kind(input)})`);
+    let messages, ids, next;
+    try {
+      messages = input.messages ?? [];
+      if (kind(messages) === "an array") ids = messages.map((m) => String(m?.id)).join("\0");
+      next = { ...input };
+    } catch (error) {
+      unreadable("nextRun(input): input", error);
+    }
+    if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
+    const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
+    next.messages = completeHistory(messages, this.snapshot().calls, at);
     this.startRun(next); // refuses, naming them, calls left unanswered
     return next;
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
   abortRun(reason) {
-    return this.#apply(this.#core.abortRun(reason == null ? undefined : String(reason)));
+    this.#live("abortRun");
+    const why = optionalString(reason, "abortRun(reason): reason");
+    return this.#operation("abortRun", (core) => core.abortRun(why));
   }
 
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
-    return this.#applied(() => this.#core.approve(String(toolCallId)));
+    const id = this.#callId("approve", toolCallId);
+    return this.#operation("approve", (core) => core.approve(id));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
-    return this.#applied(() => this.#core.decline(String(toolCallId), reason ?? undefined, newMessageId()));
+    const id = this.#callId("decline", toolCallId);
+    const why = optionalString(reason, "decline(toolCallId, reason): reason");
+    return this.#operation("decline", (core) => core.decline(id, why, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
-    return this.#applied(() => this.#core.answer(String(toolCallId), JSON.stringify(content ?? null), newMessageId()));
+    const id = this.#callId("answer", toolCallId);
+    const text = this.#content(id, content, "answer(toolCallId, content): content");
+    return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
   }
 
   /** Answers a completed call with a failure. */
   fail(toolCallId, error, content) {
-    return this.#applied(() => this.#core.fail(String(toolCallId), String(error), content ?? undefined, newMessageId()));
+    const id = this.#callId("fail", toolCallId);
+    const message = requireString(error, "fail(toolCallId, error): error");
+    const text = content == null ? undefined : this.#content(id, content, "fail(toolCallId, error, content): content");
+    return this.#operation("fail", (core) => core.fail(id, message, text, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
   toolMessages() {
-    return JSON.parse(this.#core.toolMessages());
+    return JSON.parse(this.#call("toolMessages", (core) => core.toolMessages()));
   }
 
-  /** Releases the wasm memory; the tracker is unusable afterwards. */
+  /** Releases the wasm memory; the tracker is unusable afterwards. Harmless when repeated. */
   free() {
     this.#listeners.clear();
-    this.#core.free();
+    const core = this.#core;
+    this.#core = null;
+    if (core) release(core);
   }
 
-  #pushed(record, events) {
-    const snapshot = this.#apply(record, events);
+  /** The core, or the error that says why there is none. */
+  #live(method) {
+    if (this.#core) return this.#core;
+    throw this.#trap ? new TrackerTrappedError(method, this.#trap) : new TrackerFreedError(method);
+  }
+
+  /** Content as JSON; content that is not a string or content parts is the call's `invalidContent` refusal. */
+  #content(id, content, name) {
+    try {
+      return checkContent(content, name);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      throw new ToolCallRefusedError({ kind: "invalidContent", message: error.message, toolCallIds: [id] });
+    }
+  }
+
+  #callId(method, toolCallId) {
+    this.#live(method);
+    return requireString(toolCallId, `${method}(toolCallId): toolCallId`);
+  }
+
+  /** Runs `fn` on the core. After a trap (out of memory, a bug) the core's state is unknown: it is dropped. */
+  #call(method, fn) {
+    const core = this.#live(method);
+    try {
+      return fn(core);
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      this.#trap = error;
+      this.#core = null;
+      this.#listeners.clear();
+      release(core);
+      throw new TrackerTrappedError(method, error);
+    }
+  }
+
+  /** Reads input; `events()`, when given, lists the events read for `onEvent`. */
+  #pushed(method, fn, events) {
+    const before = this.#builder.snapshot;
+    this.#builder.apply(JSON.parse(this.#call(method, fn)));
+    if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
+    const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
@@ -157,25 +244,56 @@ export class ToolCallTracker {
     return this.#builder.snapshot.fatal ? [] : [event];
   }
 
-  #applied(operation) {
+  /** An application operation: refused whole (a `ToolCallRefusedError`) or applied whole. */
+  #operation(method, fn) {
+    const before = this.#builder.snapshot;
     let record;
     try {
-      record = operation();
+      record = this.#call(method, fn);
     } catch (thrown) {
       // The binding throws a refusal as JSON text, anything else as an Error.
       throw typeof thrown === "string" ? new ToolCallRefusedError(JSON.parse(thrown)) : thrown;
     }
-    return this.#apply(record);
+    this.#builder.apply(JSON.parse(record));
+    return this.#notify(before);
   }
 
-  /** Folds a change record in; `events()`, when given, lists the events read for `onEvent`. */
-  #apply(record, events) {
-    const before = this.#builder.snapshot;
-    const snapshot = this.#builder.apply(JSON.parse(record));
-    if (events) for (const event of events()) this.#onEvent(event);
-    if (snapshot !== before && this.#listeners.size) for (const listener of [...this.#listeners]) listener(snapshot);
+  /** Runs the application's callback (a listener, `onEvent`): what it throws is reported, the tracker goes on. */
+  #report(callback) {
+    try {
+      callback();
+    } catch (error) {
+      reportCallbackError(error);
+    }
+  }
+
+  /**
+   * Tells the listeners, after the operation is done: one that throws is
+   * reported and the others still hear. One that changes the tracker has
+   * the newer snapshot told to all, so the rest of this (stale) round stops.
+   */
+  #notify(before) {
+    const snapshot = this.#builder.snapshot;
+    if (snapshot === before) return snapshot;
+    for (const entry of [...this.#listeners]) {
+      if (this.#builder.snapshot !== snapshot) break;
+      if (!this.#listeners.has(entry)) continue;
+      this.#report(() => entry.listener(snapshot));
+    }
     return snapshot;
   }
+}
+
+/** Frees a wasm tracker; one that trapped mid-call may refuse (the glue has unregistered it already). */
+function release(core) {
+  try {
+    core.free();
+  } catch {}
+}
+
+function reportCallbackError(error) {
+  if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+  else console.error(error);
 }
 
 /** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
@@ -189,8 +307,121 @@ function newMessageId() {
 }
 
 function toBytes(chunk) {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  throw new TypeError("pushSse takes a string or a Uint8Array");
+  // `instanceof` runs a Proxy's getPrototypeOf trap, which may throw anything.
+  try {
+    if (chunk instanceof Uint8Array) return chunk;
+    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
+    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  } catch (error) {
+    unreadable("pushSse(chunk): chunk", error);
+  }
+  throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
+}
+
+// The application's arguments, checked before they cross into wasm: the
+// glue trusts its types (a number where it expects a string reads arbitrary
+// memory, a trap). Only strings and bytes cross; objects become JSON here,
+// and checks read the plain value that JSON spells, so getters, `toJSON`
+// and Proxy traps run once, inside `jsonText`'s `try`.
+
+/** The longest string (UTF-16 units) or byte array one call moves into wasm: 32 Mi. */
+const MAX_CROSSING = 2 ** 25;
+
+/** Thrown by every method of a tracker after `free()`. */
+export class TrackerFreedError extends Error {
+  constructor(method) {
+    super(`ToolCallTracker.${method}(): the tracker was freed`);
+    this.name = "TrackerFreedError";
+  }
+}
+
+/** The wasm module trapped (`cause`): this tracker is unusable, its last snapshot readable. */
+export class TrackerTrappedError extends Error {
+  constructor(method, cause) {
+    super(`ToolCallTracker.${method}(): the wasm module trapped (${cause.message}); this tracker is unusable`, { cause });
+    this.name = "TrackerTrappedError";
+  }
+}
+
+/** What a value is, for messages (`Array.isArray` throws on a revoked Proxy). */
+function kind(v) {
+  try {
+    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+  } catch {
+    return "a revoked Proxy";
+  }
+}
+const fail = (name, what, v) => {
+  throw new TypeError(`${name} must be ${what} (got ${kind(v)})`);
+};
+
+function crossing(value, name) {
+  if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);
+  return value;
+}
+
+const requireString = (v, name) => (typeof v === "string" ? crossing(v, name) : fail(name, "a string", v));
+const optionalString = (v, name) => (v == null ? undefined : requireString(v, name));
+
+/** A TypeError for an argument whose getter, `toJSON` or Proxy trap threw. */
+function unreadable(name, error) {
+  throw new TypeError(`${name} cannot be read as JSON: ${error?.message ?? error}`, { cause: error });
+}
+
+/** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */
+function jsonText(value, name, replacer) {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (error) {
+    unreadable(name, error);
+  }
+}
+
+/** JSON text of an object (or array, with `array`) and the plain value it spells. */
+function spelt(value, name, array, replacer) {
+  const wanted = array ? "an array" : "object";
+  if (kind(value) !== wanted) fail(name, array ? "an array" : "an object", value);
+  const text = jsonText(value, name, replacer);
+  if (text === undefined) fail(name, "JSON", text);
+  return [crossing(text, name), JSON.parse(text)];
+}
+
+/** A checker of an object's fields: `[key, check, required]`. */
+const shape = (fields) => (v, name) => {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) fail(name, "an object", v);
+  for (const [key, check, required] of fields) {
+    if (v[key] !== undefined) check(v[key], `${name}.${key}`);
+    else if (required) throw new TypeError(`${name}.${key} is missing`);
+  }
+};
+const list = (check) => (v, name) => (Array.isArray(v) ? v.forEach((x, i) => check(x, `${name}[${i}]`)) : fail(name, "an array", v));
+const str = (v, name) => void requireString(v, name);
+
+/** The constructor's options as JSON (the core names a field it refuses); NaN and Infinity are refused, not read as absent. */
+function checkOptions(options) {
+  const finite = (key, v) => (typeof v !== "number" || Number.isFinite(v) ? v : fail(`options.${key}`, "a finite number", v));
+  return options === undefined ? "{}" : spelt(options, "ToolCallTracker options", false, finite)[0];
+}
+
+const runInput = shape([
+  ["threadId", str, true],
+  ["runId", str, true],
+  ["parentRunId", str],
+  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
+  ["tools", list(shape([["name", str, true], ["description", str]]))],
+  ["context", list(shape([]))],
+]);
+
+/** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */
+function checkRunInput(input) {
+  const [text, plain] = spelt(input, "startRun(input)", false);
+  runInput(plain, "startRun(input): input");
+  return text;
+}
+
+/** Answer content as JSON: a string, or an array of content parts (kept as given: the parts are the core's to judge). */
+function checkContent(content, name) {
+  if (typeof content === "string") return JSON.stringify(crossing(content, name));
+  if (kind(content) !== "an array") fail(name, "a string or an array of content parts", content);
+  return spelt(content, name, true)[0];
 }

@@ -223,9 +223,7 @@ export class SnapshotBuilder {
       openCalls: derive(prev.openCalls, isOpen),
       completedCalls: derive(prev.completedCalls, isCompleted),
       pendingCalls: derive(prev.pendingCalls, isPending),
-      violations: changes.violations.length
-        ? Object.freeze([...prev.violations, ...changes.violations.map(deepFreeze)])
-        : prev.violations,
+      violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
     });
     return this.#snapshot;
@@ -236,6 +234,17 @@ export class SnapshotBuilder {
     for (const change of changed) next[change.index] = ToolCallState.next(prevCalls[change.index], change);
     return Object.freeze(next);
   }
+}
+
+/**
+ * The violations after a record: the core keeps them bounded (repeats
+ * counted on one entry, a cap on distinct ones), so this copy is too.
+ */
+function violationsAfter(list, { violations, counted }) {
+  const next = copy(list);
+  if (counted) for (const [index, count] of counted) next[index] = Object.freeze({ ...next[index], count });
+  for (const v of violations) next.push(deepFreeze(v));
+  return Object.freeze(next);
 }
 
 /**

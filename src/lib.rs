@@ -32,6 +32,7 @@ pub mod rules;
 pub mod schema;
 pub mod sse;
 pub mod violation;
+pub mod violation_log;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -36,6 +36,10 @@ pub struct Violation {
     pub tool_call_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_id: Option<String>,
+    /// How many times it happened: repeats of one violation (same rule,
+    /// message and call, at other events) are kept once, counted here;
+    /// `event_index` is the first occurrence.
+    pub count: u64,
 }
 
 impl Violation {
@@ -54,6 +58,7 @@ impl Violation {
             event_index,
             tool_call_id: None,
             message_id: None,
+            count: 1,
         }
     }
 
@@ -70,13 +75,20 @@ impl Violation {
     }
 }
 
-impl fmt::Display for Severity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl Severity {
+    /// The name of `docs/rules.md`: `fatal`, `violation` or `warning`.
+    pub fn as_str(self) -> &'static str {
+        match self {
             Severity::Fatal => "fatal",
             Severity::Violation => "violation",
             Severity::Warning => "warning",
-        })
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

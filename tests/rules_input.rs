@@ -103,6 +103,22 @@ fn e3_unknown_event_type_is_warning_and_passed_over() {
 }
 
 #[test]
+fn e3_repeats_of_one_unknown_type_are_one_warning_with_a_count() {
+    let mut t = running();
+    let mut events = vec![json!({"type": "SOMETHING_NEW"}); 500];
+    events.push(json!({"type": "SOMETHING_ELSE"}));
+    events.push(json!({"type": "SOMETHING_NEW"}));
+    feed(&mut t, &events);
+    assert_eq!(codes(&t), ["E3", "E3"]);
+    let counts: Vec<(usize, u64)> = t
+        .violations()
+        .iter()
+        .map(|v| (v.event_index, v.count))
+        .collect();
+    assert_eq!(counts, [(1, 501), (501, 1)]);
+}
+
+#[test]
 fn e3_known_passed_over_types_are_not_warned() {
     let mut t = running();
     feed(

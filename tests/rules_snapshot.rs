@@ -26,6 +26,23 @@ fn n1_unchanged_tracker_reports_no_changes_and_keeps_its_version() {
 }
 
 #[test]
+fn n1_a_delta_that_adds_no_text_leaves_the_call_unchanged() {
+    let mut t = running();
+    feed(&mut t, &[start("a", "f"), args("a", "{\"s\":\"")]);
+    t.take_changes();
+    // Empty, then a lone high surrogate (as a JS producer cutting by UTF-16
+    // units sends it), held until its pair arrives.
+    feed(&mut t, &[args("a", "")]);
+    let high = r#"{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"\ud83d"}"#;
+    t.push_json(high).unwrap();
+    assert!(t.take_changes().calls.is_empty());
+    let low = r#"{"type":"TOOL_CALL_ARGS","toolCallId":"a","delta":"\ude00"}"#;
+    t.push_json(low).unwrap();
+    assert_eq!(t.take_changes().calls.len(), 1);
+    assert_eq!(t.calls()[0].args_text(), "{\"s\":\"\u{1F600}");
+}
+
+#[test]
 fn n1_only_changed_calls_are_listed_with_only_their_new_text() {
     let mut t = running();
     feed(

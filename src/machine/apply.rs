@@ -1,7 +1,6 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
-use super::budget;
 use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{Tracker, UnmatchedResult};
@@ -87,7 +86,7 @@ impl Tracker {
                 messages,
                 run_input,
             } => self.seed(messages, run_input),
-            Op::Record(v) => self.violations.push(v),
+            Op::Record(v) => self.violations.record(v),
         }
         true
     }
@@ -138,13 +137,6 @@ impl Tracker {
         // arguments of the calls it ends (module `budget`).
         self.calls[i].arguments = parsed;
         self.validate_call(i);
-    }
-
-    /// Records a violation found while applying; it counts towards the
-    /// thread's budget (rule S5) like any other.
-    fn record_violation(&mut self, v: Violation) {
-        self.retained = self.retained.saturating_add(budget::violation_bytes(&v));
-        self.violations.push(v);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -212,6 +204,7 @@ impl Tracker {
         if call.args_error.is_some() {
             return;
         }
+        let before = call.args.text().len();
         if let Err(e) = call.args.push_delta(delta) {
             let message = format!(
                 "event {index}: arguments of call {}: {}",
@@ -220,10 +213,15 @@ impl Tracker {
             );
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
-            self.record_violation(v);
+            self.violations.record(v);
             return self.touch(i);
         }
-        self.touch_text(i);
+        // A delta that adds no text (empty, or a high surrogate held until
+        // its pair arrives) changes nothing a snapshot shows: the call keeps
+        // its identical object (rule N1).
+        if self.calls[i].args.text().len() != before {
+            self.touch_text(i);
+        }
     }
 
     pub(crate) fn attach_result(
@@ -295,7 +293,7 @@ impl Tracker {
                     quoted(&call.name)
                 );
                 let v = Violation::new("F7", Severity::Warning, index, message).with_call(&call.id);
-                self.record_violation(v);
+                self.violations.record(v);
             }
         }
         self.run.status = match outcome {
@@ -318,7 +316,8 @@ impl Tracker {
                 quoted_list(declared.iter().map(String::as_str)),
                 quoted_list(derived.iter().copied())
             );
-            self.record_violation(Violation::new("F3", Severity::Violation, index, message));
+            self.violations
+                .record(Violation::new("F3", Severity::Violation, index, message));
         }
     }
 

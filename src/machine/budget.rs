@@ -78,14 +78,6 @@ pub(crate) fn result_bytes(r: &ToolResult) -> usize {
         + opt_bytes(r.owner.as_deref())
 }
 
-/// A recorded violation.
-pub(crate) fn violation_bytes(v: &Violation) -> usize {
-    size_of::<Violation>()
-        + v.message.len()
-        + opt_bytes(v.tool_call_id.as_deref())
-        + opt_bytes(v.message_id.as_deref())
-}
-
 /// A new call: the call itself, its id twice (the call and the index by
 /// id), its name, parent and owner.
 fn call_bytes(id: &str, name: &str, parent: Option<&str>, owner: Option<&str>) -> usize {
@@ -257,8 +249,10 @@ impl Tracker {
                     self.check_id(c, "parentRunId", parent_run_id.as_deref());
                 }
                 Op::Seed { messages, .. } => self.charge_seed(c, messages),
-                Op::Record(v) => c.cost += violation_bytes(v),
-                Op::Abandon(_)
+                // Violations are bounded by their log (repeats counted, at
+                // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
+                Op::Record(_)
+                | Op::Abandon(_)
                 | Op::ClearToolLane(_)
                 | Op::ClearTextLane(_)
                 | Op::ClearAllLanes

@@ -60,6 +60,8 @@ pub struct Changes {
     pub run: bool,
     /// Indices of the violations recorded since the last take.
     pub violations: Range<usize>,
+    /// Earlier violations repeated since the last take: index and new count.
+    pub violations_counted: Vec<(usize, u64)>,
     /// Indices of the unmatched results recorded since the last take.
     pub unmatched_results: Range<usize>,
     /// The stream stopped on a fatal violation since the last take.
@@ -72,6 +74,7 @@ impl Changes {
         self.calls.is_empty()
             && !self.run
             && self.violations.is_empty()
+            && self.violations_counted.is_empty()
             && self.unmatched_results.is_empty()
             && !self.fatal
     }
@@ -98,6 +101,7 @@ impl Tracker {
         }
         let book = &mut self.changes;
         let violations = book.violations_taken..self.violations.len();
+        let violations_counted = self.violations.take_counted(book.violations_taken);
         book.violations_taken = self.violations.len();
         let unmatched_results = book.unmatched_taken..self.unmatched.len();
         book.unmatched_taken = self.unmatched.len();
@@ -107,6 +111,7 @@ impl Tracker {
             calls,
             run: std::mem::take(&mut book.run),
             violations,
+            violations_counted,
             unmatched_results,
             fatal,
         }

@@ -143,7 +143,7 @@ pub struct Tracker {
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
     pub(crate) lanes: Lanes,
-    pub(crate) violations: Vec<Violation>,
+    pub(crate) violations: crate::violation_log::ViolationLog,
     pub(crate) unmatched: Vec<UnmatchedResult>,
     pub(crate) fatal: Option<Violation>,
     pub(crate) events_seen: usize,
@@ -191,7 +191,7 @@ impl Tracker {
             message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),
-            violations: Vec::new(),
+            violations: Default::default(),
             unmatched: Vec::new(),
             fatal: None,
             events_seen: 0,
@@ -305,7 +305,7 @@ impl Tracker {
     fn stop(&mut self, v: Violation) -> Violation {
         self.events_seen += 1;
         self.fatal = Some(v.clone());
-        self.violations.push(v.clone());
+        self.violations.record(v.clone());
         self.version += 1;
         v
     }
@@ -330,9 +330,12 @@ impl Tracker {
         &self.run
     }
 
-    /// Every violation, fatal included, in the order recorded.
+    /// Every violation, fatal included, in the order first recorded;
+    /// repeats are counted (`count`), and past
+    /// [`crate::violation_log::MAX_KEPT_VIOLATIONS`] distinct ones the rest
+    /// are counted in one last entry.
     pub fn violations(&self) -> &[Violation] {
-        &self.violations
+        self.violations.entries()
     }
 
     /// The fatal violation that stopped the stream, if any.

@@ -137,15 +137,22 @@ impl WasmTracker {
         self.applied(|t| t.answer(id, content, message_id))
     }
 
-    /// Answers a completed call with a failure.
+    /// Answers a completed call with a failure; `content_json`, when given,
+    /// is a string or content parts, as JSON.
     pub fn fail(
         &mut self,
         id: &str,
         error: &str,
-        content: Option<String>,
+        content_json: Option<String>,
         message_id: &str,
     ) -> Result<String, JsValue> {
-        let content = content.as_deref().map(crate::events::Opaque::string);
+        // Kept as given, like `answer`'s: only the syntax is checked.
+        let content = match content_json {
+            Some(json) => Some(crate::events::Opaque::from_json(&json).map_err(|e| {
+                JsValue::from(JsError::new(&format!("fail content is not JSON: {e}")))
+            })?),
+            None => None,
+        };
         self.applied(|t| t.fail(id, error, content, message_id))
     }
 

@@ -18,12 +18,15 @@ pub struct ChangeRecord<'a> {
     run: Option<RunRecord<'a>>,
     calls: Vec<CallRecord<'a>>,
     violations: &'a [Violation],
+    /// Earlier violations repeated: `[index, count]` pairs.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    counted: &'a [(usize, u64)],
     fatal: Option<&'a Violation>,
 }
 
 impl<'a> ChangeRecord<'a> {
     /// The record of `changes`, read from the tracker they were taken from.
-    pub fn new(tracker: &'a Tracker, changes: &Changes) -> Self {
+    pub fn new(tracker: &'a Tracker, changes: &'a Changes) -> Self {
         // In the order they changed: the JS layer places each by index.
         let calls = changes
             .calls
@@ -35,6 +38,7 @@ impl<'a> ChangeRecord<'a> {
             run: changes.run.then(|| RunRecord::new(tracker.run())),
             calls,
             violations: &tracker.violations()[changes.violations.clone()],
+            counted: &changes.violations_counted,
             fatal: tracker.fatal(),
         }
     }
@@ -50,6 +54,7 @@ pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> 
     };
     let quiet = !changes.run
         && changes.violations.is_empty()
+        && changes.violations_counted.is_empty()
         && changes.unmatched_results.is_empty()
         && !changes.fatal;
     if !(only.text_only && quiet) {

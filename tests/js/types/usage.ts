@@ -4,6 +4,8 @@ import {
   ToolCallTracker,
   ToolCallStreamError,
   ToolCallRefusedError,
+  TrackerFreedError,
+  TrackerTrappedError,
   type RefusalKind,
   type Snapshot,
   type ToolCallState,
@@ -70,12 +72,31 @@ tracker.answer("c1", "done");
 tracker.answer("c1", [{ type: "text", text: "done" }]);
 tracker.fail("c1", "boom");
 tracker.fail("c1", "boom", "details");
+tracker.fail("c1", "boom", [{ type: "text", text: "trace" }]);
+tracker.decline("c1", null);
+const count: number = snapshot.violations[0]!.count;
+void count;
+try {
+  tracker.toolMessages();
+} catch (error) {
+  if (error instanceof TrackerTrappedError) {
+    const cause: WebAssembly.RuntimeError = error.cause;
+    void cause;
+  } else if (error instanceof TrackerFreedError) {
+    const name: "TrackerFreedError" = error.name;
+    void name;
+  }
+}
 const messages: ToolMessage[] = tracker.toolMessages();
 const role: "tool" = messages[0]!.role;
 void role;
 
 // @ts-expect-error content is a string or content parts
 tracker.answer("c1", 42);
+// @ts-expect-error failure content is a string or content parts
+tracker.fail("c1", "boom", 42);
+// @ts-expect-error a run input needs messages
+tracker.startRun({ threadId: "t", runId: "r3" });
 // @ts-expect-error an unknown option
 new ToolCallTracker({ tool: [] });
 // @ts-expect-error limits are numbers

@@ -1,0 +1,219 @@
+// Listeners that throw (the tracker goes on, operations stay whole), the
+// application's own run input (clear refusals), and bounded violations
+// (repeats counted, distinct ones capped).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError } from "../../pkg/index.js";
+import { runStarted, runFinished, call, args, end } from "./support/events.mjs";
+
+const TOOLS = [{ name: "confirm", parameters: { type: "object" } }];
+
+function ready() {
+  const t = new ToolCallTracker({ tools: TOOLS });
+  t.push(runStarted());
+  for (const e of call("c1", "confirm", ['{"ok":true}'])) t.push(e);
+  t.push(runFinished());
+  return t;
+}
+
+/** A tracker in a running run, where unknown events are only warnings. */
+function running() {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  return t;
+}
+
+/** Runs `fn` with `globalThis.reportError` recording what it is given. */
+function withReportError(fn) {
+  const reported = [];
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "reportError");
+  globalThis.reportError = (e) => reported.push(e);
+  try {
+    fn(reported);
+  } finally {
+    if (saved) Object.defineProperty(globalThis, "reportError", saved);
+    else delete globalThis.reportError;
+  }
+  return reported;
+}
+
+test("n1_a_throwing_listener_is_reported_and_later_listeners_still_hear", () => {
+  const t = running();
+  const heard = [];
+  const oops = new Error("listener bug");
+  t.subscribe(() => {
+    throw oops;
+  });
+  t.subscribe((s) => heard.push(s));
+  const reported = withReportError(() => {
+    const s = t.push({ type: "UNKNOWN_EVENT" });
+    assert.equal(heard.at(-1), s);
+  });
+  assert.deepEqual(reported, [oops]);
+  t.free();
+});
+
+test("n1_answer_is_whole_when_a_listener_throws: recorded and reported done, a retry is refused as answered", () => {
+  const t = ready();
+  t.subscribe(() => {
+    throw new Error("listener bug");
+  });
+  withReportError((reported) => {
+    const s = t.answer("c1", "done");
+    assert.equal(s.pendingCalls.length, 0);
+    assert.equal(s.calls[0].result.content, "done");
+    assert.equal(reported.length, 1);
+  });
+  assert.equal(t.toolMessages().length, 1);
+  assert.throws(() => t.answer("c1", "again"), (e) => e instanceof ToolCallRefusedError && e.kind === "answered");
+  t.free();
+});
+
+test("n1_a_throwing_listener_does_not_replace_the_tool_call_stream_error", () => {
+  const t = ready();
+  t.subscribe(() => {
+    throw new Error("listener bug");
+  });
+  withReportError((reported) => {
+    assert.throws(() => t.push(args("nope", "x")), (e) => e instanceof ToolCallStreamError && e.violation.severity === "fatal");
+    assert.equal(reported.length, 1);
+  });
+  t.free();
+});
+
+test("without reportError, a listener's error goes to console.error", () => {
+  const t = running();
+  const oops = new Error("listener bug");
+  t.subscribe(() => {
+    throw oops;
+  });
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "reportError");
+  delete globalThis.reportError;
+  const logged = [];
+  const original = console.error;
+  console.error = (...a) => logged.push(a);
+  try {
+    t.push({ type: "UNKNOWN_EVENT" });
+  } finally {
+    console.error = original;
+    if (saved) Object.defineProperty(globalThis, "reportError", saved);
+  }
+  assert.equal(logged.length, 1);
+  assert.equal(logged[0][0], oops);
+  t.free();
+});
+
+test("an onEvent callback that throws is reported like a listener, and the push completes", () => {
+  const t = new ToolCallTracker({ onEvent: () => {
+    throw new Error("onEvent bug");
+  } });
+  const reported = withReportError(() => {
+    const s = t.push(runStarted());
+    assert.equal(s.run.status, "running");
+  });
+  assert.deepEqual(reported.map((e) => e.message), ["onEvent bug"]);
+  t.free();
+});
+
+test("a listener that changes the tracker: everyone hears the newest snapshot, never an older one after it", () => {
+  const t = running();
+  const seen = [];
+  t.subscribe((s) => {
+    if (s.violations.length === 1) t.push({ type: "SECOND_UNKNOWN" });
+  });
+  t.subscribe((s) => seen.push(s.version));
+  t.push({ type: "FIRST_UNKNOWN" });
+  assert.deepEqual(seen, [t.snapshot().version]);
+  t.free();
+});
+
+test("unsubscribing one of two subscriptions of one function keeps the other", () => {
+  const t = running();
+  let n = 0;
+  const listener = () => n++;
+  const off = t.subscribe(listener);
+  t.subscribe(listener);
+  off();
+  t.push({ type: "UNKNOWN_EVENT" });
+  assert.equal(n, 1);
+  t.free();
+});
+
+test("f6_start_run_refuses_what_is_not_a_run_agent_input_naming_the_field", () => {
+  const t = ready();
+  t.answer("c1", "done");
+  const good = { threadId: "t1", runId: "r2", messages: t.toolMessages() };
+  const refusals = [
+    [undefined, /startRun\(input\) must be an object \(got undefined\)/],
+    [null, /startRun\(input\) must be an object \(got null\)/],
+    ["input", /must be an object \(got string\)/],
+    [[], /must be an object \(got an array\)/],
+    [{}, /input\.threadId is missing/],
+    [{ ...good, threadId: 1 }, /input\.threadId must be a string \(got number\)/],
+    [{ ...good, runId: undefined }, /input\.runId is missing/],
+    [{ ...good, runId: null }, /input\.runId must be a string \(got null\)/],
+    [{ threadId: "t1", runId: "r2" }, /input\.messages is missing/],
+    [{ ...good, messages: {} }, /input\.messages must be an array/],
+    [{ ...good, messages: [{ role: "user" }] }, /input\.messages\[0\]\.id is missing/],
+    [{ ...good, messages: [{ id: "m", role: 3 }] }, /input\.messages\[0\]\.role must be a string/],
+    [{ ...good, tools: {} }, /input\.tools must be an array/],
+    [{ ...good, tools: [{ description: "x" }] }, /input\.tools\[0\]\.name is missing/],
+    [{ ...good, context: "x" }, /input\.context must be an array/],
+    [{ ...good, parentRunId: 5 }, /input\.parentRunId must be a string/],
+    [{ ...good, state: 10n }, /startRun\(input\) cannot be read as JSON/],
+  ];
+  refusals.forEach(([input, message], i) => {
+    assert.throws(() => t.startRun(input), { name: "TypeError", message }, `refusal ${i}`);
+  });
+  const before = t.snapshot();
+  assert.equal(before.run.status, "finished");
+  t.startRun(good);
+  t.push(runStarted("r2"));
+  assert.equal(t.snapshot().run.runId, "r2");
+  t.free();
+});
+
+test("e3_repeats_of_one_warning_are_one_entry_with_a_count", () => {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  for (let i = 0; i < 2000; i++) t.push({ type: "NOT_A_TYPE" });
+  t.push({ type: "OTHER_TYPE" });
+  const s = t.push({ type: "NOT_A_TYPE" });
+  assert.equal(s.violations.length, 2);
+  assert.deepEqual(
+    s.violations.map((v) => [v.code, v.count, v.eventIndex]),
+    [
+      ["E3", 2001, 1],
+      ["E3", 1, 2001],
+    ],
+  );
+  assert.ok(Object.isFrozen(s.violations[0]));
+  assert.equal(s.violations[1], t.snapshot().violations[1], "an entry whose count did not change keeps its identity");
+  t.free();
+});
+
+test("s5_distinct_violations_are_capped_and_the_rest_counted", () => {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  for (let i = 0; i < 1200; i++) t.push({ type: `NOT_A_TYPE_${i}` });
+  const s = t.snapshot();
+  assert.equal(s.violations.length, 1001);
+  const last = s.violations.at(-1);
+  assert.equal(last.code, "S5");
+  assert.equal(last.count, 200);
+  assert.equal(last.eventIndex, 1001);
+  // A fatal error is kept whatever the cap.
+  assert.throws(() => t.push(end("nope")), ToolCallStreamError);
+  assert.equal(t.snapshot().violations.at(-1).severity, "fatal");
+  t.free();
+});
+
+test("violations of other events keep the list's identity when only calls change", () => {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  t.push({ type: "NOT_A_TYPE" });
+  const before = t.snapshot().violations;
+  for (const e of call("c1", "f", ['{"a":1}'])) t.push(e);
+  assert.equal(t.snapshot().violations, before);
+  t.free();
+});
