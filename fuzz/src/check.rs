@@ -2,7 +2,7 @@
 
 use crate::script::Step;
 use agui_tool_calls::events::RunInput;
-use agui_tool_calls::{CallStatus, Tracker};
+use agui_tool_calls::{CallStatus, Tracker, Violation};
 
 /// What a reader of the tracker sees, violations aside: every call, the run,
 /// unmatched results, and the tool messages for the next run. A refused
@@ -144,14 +144,28 @@ pub fn run_step(t: &mut Tracker, step: &Step, mirror: &mut Mirror) {
         }
     } else {
         assert!(fatal_before.is_none() || !matches!(step, Step::Event(_) | Step::Raw(_)));
-        // Violations are only ever appended.
-        assert_eq!(
-            &t.violations()[..violations_before.len()],
-            violations_before
-        );
+        // Violations are only ever appended; a repeat of an earlier one
+        // raises that entry's count instead (the log bounds them).
+        assert_appended(t.violations(), violations_before);
     }
     check_partials(t);
     check_lists(t);
+}
+
+/// `now` is `before` with entries appended, each earlier entry the same but
+/// for a count that may only have grown.
+fn assert_appended(now: &[Violation], before: &[Violation]) {
+    assert!(now.len() >= before.len(), "a violation was dropped");
+    for (n, b) in now.iter().zip(before) {
+        assert!(n.count >= b.count, "a violation's count shrank");
+        assert_eq!(
+            Violation {
+                count: b.count,
+                ..n.clone()
+            },
+            *b
+        );
+    }
 }
 
 fn push(t: &mut Tracker, text: &str) -> bool {
