@@ -5,6 +5,7 @@
 // wall-clock figures swing by 2x, CPU time by a few percent.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { prelude } from "./support.mjs";
 
 const dirs = process.argv.slice(2);
 if (dirs.length !== 2) throw new Error("usage: node bench/compare.mjs <pkgA> <pkgB>");
@@ -12,22 +13,6 @@ const trackers = [];
 for (const dir of dirs) trackers.push((await import(pathToFileURL(path.resolve(dir, "index.js")).href)).ToolCallTracker);
 
 const DELTAS = 4000;
-
-/** RUN_STARTED, `completed` finished calls with results, one call opened (as bench/snapshot.bench.mjs). */
-function prelude(completed) {
-  const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
-  for (let i = 0; i < completed; i++) {
-    const id = `done_${i}`;
-    events.push(
-      { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "lookup", parentMessageId: `m${i}` },
-      { type: "TOOL_CALL_ARGS", toolCallId: id, delta: JSON.stringify({ query: `record ${i}`, fields: ["a", "b", "c"], limit: 50 }) },
-      { type: "TOOL_CALL_END", toolCallId: id },
-      { type: "TOOL_CALL_RESULT", messageId: `r${i}`, toolCallId: id, content: `result ${i} `.repeat(20), role: "tool" },
-    );
-  }
-  events.push({ type: "TOOL_CALL_START", toolCallId: "live", toolCallName: "write", parentMessageId: "m_live" });
-  return events;
-}
 
 /** CPU nanoseconds per delta, one round. */
 function round(Tracker, completed) {

@@ -8,28 +8,12 @@ import { AbstractAgent, defaultApplyEvents, verifyEvents } from "@ag-ui/client";
 import { from, lastValueFrom, toArray } from "rxjs";
 import { performance } from "node:perf_hooks";
 import { ToolCallTracker } from "../pkg/index.js";
-import { nsPerOp, warmUp } from "./support.mjs";
+import { nsPerOp, prelude, warmUp } from "./support.mjs";
 
 warmUp(ToolCallTracker);
 
 const DELTAS = 4000;
 const input = { threadId: "t", runId: "r", messages: [], tools: [], context: [], state: {}, forwardedProps: {} };
-
-/** RUN_STARTED, then `completed` finished calls with results, then one call opened. */
-function prelude(completed) {
-  const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
-  for (let i = 0; i < completed; i++) {
-    const id = `done_${i}`;
-    events.push(
-      { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "lookup", parentMessageId: `m${i}` },
-      { type: "TOOL_CALL_ARGS", toolCallId: id, delta: JSON.stringify({ query: `record ${i}`, fields: ["a", "b", "c"], limit: 50 }) },
-      { type: "TOOL_CALL_END", toolCallId: id },
-      { type: "TOOL_CALL_RESULT", messageId: `r${i}`, toolCallId: id, content: `result ${i} `.repeat(20), role: "tool" },
-    );
-  }
-  events.push({ type: "TOOL_CALL_START", toolCallId: "live", toolCallName: "write", parentMessageId: "m_live" });
-  return events;
-}
 
 const delta = (i) => ({ type: "TOOL_CALL_ARGS", toolCallId: "live", delta: i === 0 ? '{"text":"' : "abcd" });
 

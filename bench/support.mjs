@@ -64,3 +64,19 @@ export function warmUp(ToolCallTracker, events = 30000) {
   }
   tracker.free();
 }
+
+/** RUN_STARTED, then `completed` finished calls with results, then one call opened. */
+export function prelude(completed) {
+  const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }];
+  for (let i = 0; i < completed; i++) {
+    const id = `done_${i}`;
+    events.push(
+      { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "lookup", parentMessageId: `m${i}` },
+      { type: "TOOL_CALL_ARGS", toolCallId: id, delta: JSON.stringify({ query: `record ${i}`, fields: ["a", "b", "c"], limit: 50 }) },
+      { type: "TOOL_CALL_END", toolCallId: id },
+      { type: "TOOL_CALL_RESULT", messageId: `r${i}`, toolCallId: id, content: `result ${i} `.repeat(20), role: "tool" },
+    );
+  }
+  events.push({ type: "TOOL_CALL_START", toolCallId: "live", toolCallName: "write", parentMessageId: "m_live" });
+  return events;
+}

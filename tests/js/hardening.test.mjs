@@ -4,17 +4,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError } from "../../pkg/index.js";
-import { runStarted, runFinished, call, args, end } from "./support/events.mjs";
+import { runStarted, call, args, end } from "./support/events.mjs";
+import { pendingTracker } from "./support/trackers.mjs";
 
-const TOOLS = [{ name: "confirm", parameters: { type: "object" } }];
-
-function ready() {
-  const t = new ToolCallTracker({ tools: TOOLS });
-  t.push(runStarted());
-  for (const e of call("c1", "confirm", ['{"ok":true}'])) t.push(e);
-  t.push(runFinished());
-  return t;
-}
 
 /** A tracker in a running run, where unknown events are only warnings. */
 function running() {
@@ -54,7 +46,7 @@ test("n1_a_throwing_listener_is_reported_and_later_listeners_still_hear", () => 
 });
 
 test("n1_answer_is_whole_when_a_listener_throws: recorded and reported done, a retry is refused as answered", () => {
-  const t = ready();
+  const t = pendingTracker();
   t.subscribe(() => {
     throw new Error("listener bug");
   });
@@ -70,7 +62,7 @@ test("n1_answer_is_whole_when_a_listener_throws: recorded and reported done, a r
 });
 
 test("n1_a_throwing_listener_does_not_replace_the_tool_call_stream_error", () => {
-  const t = ready();
+  const t = pendingTracker();
   t.subscribe(() => {
     throw new Error("listener bug");
   });
@@ -140,7 +132,7 @@ test("unsubscribing one of two subscriptions of one function keeps the other", (
 });
 
 test("f6_start_run_refuses_what_is_not_a_run_agent_input_naming_the_field", () => {
-  const t = ready();
+  const t = pendingTracker();
   t.answer("c1", "done");
   const good = { threadId: "t1", runId: "r2", messages: t.toolMessages() };
   const refusals = [

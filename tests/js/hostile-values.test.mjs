@@ -6,7 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
-import { runStarted, runFinished, call, sse } from "./support/events.mjs";
+import { runStarted, call, sse } from "./support/events.mjs";
+import { CONFIRM_TOOLS, pendingTracker } from "./support/trackers.mjs";
 
 const revoked = Proxy.revocable({}, {});
 revoked.revoke();
@@ -58,22 +59,12 @@ const hostile = {
   })(),
 };
 
-const TOOLS = [{ name: "confirm", parameters: { type: "object" } }];
-
-/** A tracker with one call `c1` pending for the application. */
-function ready() {
-  const t = new ToolCallTracker({ tools: TOOLS });
-  t.push(runStarted());
-  for (const e of call("c1", "confirm", ['{"ok":true}'])) t.push(e);
-  t.push(runFinished());
-  return t;
-}
 
 const input = { threadId: "t1", runId: "r2", messages: [], tools: [] };
 
 /** Each method with valid arguments; `at` puts a value at one position. */
 const methods = {
-  constructor: [[{ tools: TOOLS, onEvent: () => {} }], (t, a) => new ToolCallTracker(...a).free()],
+  constructor: [[{ tools: CONFIRM_TOOLS, onEvent: () => {} }], (t, a) => new ToolCallTracker(...a).free()],
   push: [[runStarted("r9")], (t, a) => t.push(...a)],
   pushJson: [[JSON.stringify(runStarted("r9"))], (t, a) => t.pushJson(...a)],
   pushSse: [[sse([runStarted("r9")])], (t, a) => t.pushSse(...a)],
@@ -109,7 +100,7 @@ test("every argument of every method refuses hostile values cleanly and the trac
   for (const [method, [valid, invoke]] of Object.entries(methods)) {
     for (let position = 0; position < valid.length; position++) {
       for (const [label, value] of Object.entries(hostile)) {
-        const t = ready();
+        const t = pendingTracker();
         const args = valid.slice();
         args[position] = value;
         let error;
@@ -132,7 +123,7 @@ test("every argument of every method refuses hostile values cleanly and the trac
 });
 
 test("the values of the report: decline(id, Error), decline(id, 42) are TypeErrors, fail(id, e, 42) an invalidContent refusal", () => {
-  const t = ready();
+  const t = pendingTracker();
   assert.throws(() => t.decline("c1", new Error("x")), { name: "TypeError", message: /decline\(toolCallId, reason\): reason must be a string \(got object\)/ });
   assert.throws(() => t.decline("c1", 42), { name: "TypeError", message: /reason must be a string \(got number\)/ });
   assert.throws(() => t.fail("c1", "e", 42), (e) => e instanceof ToolCallRefusedError && e.kind === "invalidContent" && /fail\(toolCallId, error, content\): content must be a string or an array of content parts \(got number\)/.test(e.message));
@@ -153,7 +144,7 @@ test("the values of the report: decline(id, Error), decline(id, 42) are TypeErro
 });
 
 test("fail takes content parts like answer", () => {
-  const t = ready();
+  const t = pendingTracker();
   const parts = [{ type: "text", text: "stack trace" }];
   t.fail("c1", "it broke", parts);
   assert.deepEqual(t.toolMessages()[0].content, parts);
@@ -162,7 +153,7 @@ test("fail takes content parts like answer", () => {
 });
 
 test("strings too long to cross at once are refused whole (RangeError), and the tracker reads on", () => {
-  const t = ready();
+  const t = pendingTracker();
   const long = "x".repeat(33 * 1024 * 1024);
   assert.throws(() => t.pushJson(long), { name: "RangeError", message: /pushJson\(text\): text is \d+ long, over the \d+ one call may pass/ });
   assert.throws(() => t.answer("c1", long), RangeError);
@@ -174,7 +165,7 @@ test("strings too long to cross at once are refused whole (RangeError), and the 
 });
 
 test("after free(), every method throws TrackerFreedError; free() again is harmless", () => {
-  const t = ready();
+  const t = pendingTracker();
   t.free();
   t.free();
   const calls = {
@@ -201,7 +192,7 @@ test("after free(), every method throws TrackerFreedError; free() again is harml
 });
 
 test("a trap (a real out-of-memory) is reported as TrackerTrappedError; the snapshot stays readable; free() does not throw", () => {
-  const t = ready();
+  const t = pendingTracker();
   const before = t.snapshot();
   const original = WasmTracker.prototype.pushJson;
   WasmTracker.prototype.pushJson = () => {
@@ -221,7 +212,7 @@ test("a trap (a real out-of-memory) is reported as TrackerTrappedError; the snap
   assert.doesNotThrow(() => t.free());
   assert.doesNotThrow(() => t.free());
   // Other trackers are unaffected.
-  const u = ready();
+  const u = pendingTracker();
   u.answer("c1", "fine");
   u.free();
 });
