@@ -132,6 +132,20 @@ fn wasm_memory_bytes() -> f64 {
 
 const MEMORY_CEILING: f64 = 256.0 * 1024.0 * 1024.0;
 
+/// The events of call `id` with 4 MiB of arguments, at the per-call limit,
+/// in two deltas (one would exceed the event limit).
+fn call_at_the_limit(id: &str) -> [String; 4] {
+    let half = "x".repeat((2 << 20) - 8);
+    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
+    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
+    [
+        format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"{id}","toolCallName":"f"}}"#),
+        format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"{id}","delta":{first}}}"#),
+        format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"{id}","delta":{second}}}"#),
+        format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"{id}"}}"#),
+    ]
+}
+
 /// Whether the tests run in a browser page. The runner there polls the page
 /// and gives up on a test that holds the thread for 20 s; the two tests that
 /// parse 32 MiB of arguments (seconds in a debug build) run in Node only.
@@ -174,20 +188,9 @@ fn s5_many_calls_with_arguments_at_the_call_limit_are_stopped_below_256_mb() {
         return;
     }
     let mut tracker = started();
-    // 4 MiB of arguments per call, in two deltas (one would exceed the
-    // event limit).
-    let half = "x".repeat((2 << 20) - 8);
-    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
-    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
     let mut fatal = Value::Null;
     for i in 0..10_000 {
-        let events = [
-            format!(r#"{{"type":"TOOL_CALL_START","toolCallId":"c{i}","toolCallName":"f"}}"#),
-            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{first}}}"#),
-            format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c{i}","delta":{second}}}"#),
-            format!(r#"{{"type":"TOOL_CALL_END","toolCallId":"c{i}"}}"#),
-        ];
-        for event in events {
+        for event in call_at_the_limit(&format!("c{i}")) {
             let r = record(tracker.push_json(&event));
             if !r["fatal"].is_null() {
                 fatal = r["fatal"].clone();
@@ -236,23 +239,11 @@ fn s5_a_spent_budget_then_arguments_of_millions_of_values_stay_below_256_mb() {
     // call limit, all zeros, parsed into two million values at the end,
     // with the thread budget nearly spent (7 calls of 4 MiB).
     let mut tracker = started();
-    let half = "x".repeat((2 << 20) - 8);
-    let first = serde_json::to_string(&format!("[\"{half}")).unwrap();
-    let second = serde_json::to_string(&format!("{half}\"]")).unwrap();
     for i in 0..7 {
-        tracker.push_json(&format!(
-            r#"{{"type":"TOOL_CALL_START","toolCallId":"a{i}","toolCallName":"f"}}"#
-        ));
-        tracker.push_json(&format!(
-            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{first}}}"#
-        ));
-        tracker.push_json(&format!(
-            r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"a{i}","delta":{second}}}"#
-        ));
-        let r = record(tracker.push_json(&format!(
-            r#"{{"type":"TOOL_CALL_END","toolCallId":"a{i}"}}"#
-        )));
-        assert!(r["fatal"].is_null(), "call {i}");
+        for event in call_at_the_limit(&format!("a{i}")) {
+            let r = record(tracker.push_json(&event));
+            assert!(r["fatal"].is_null(), "call {i}");
+        }
     }
     // Arguments of two million zeros, in two deltas: parsed at the end.
     let zeros = serde_json::to_string(&"0,".repeat((1 << 20) - 16)).unwrap();
