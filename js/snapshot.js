@@ -168,11 +168,11 @@ export class ToolCallState {
   }
 }
 
-/** The short record of a delta appended to one open call (see the binding's records). */
-function textOnly([version, index, append, cut, suffix]) {
-  const partial = cut < 0 ? undefined : { cut, suffix };
-  return { version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null };
-}
+// The change of `appendText`, reused from one delta to the next: the state
+// built from it copies what it keeps (`partialCell`), so nothing is
+// allocated for it per event.
+const APPENDED = { textOnly: true, append: "", partial: undefined };
+const APPENDED_PARTIAL = { cut: 0, suffix: "" };
 
 /** A partial value's prefix, closing text and (once read) value. */
 const partialCell = (partial) => partial && { cut: partial.cut, suffix: partial.suffix, read: false, value: undefined };
@@ -209,9 +209,8 @@ export class SnapshotBuilder {
   }
 
   /** Folds one change record in; returns the snapshot (the same object when nothing changed). */
-  apply(record) {
+  apply(changes) {
     const prev = this.#snapshot;
-    const changes = Array.isArray(record) ? textOnly(record) : record;
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
@@ -225,6 +224,35 @@ export class SnapshotBuilder {
       pendingCalls: derive(prev.pendingCalls, isPending),
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
+    });
+    return this.#snapshot;
+  }
+
+  /**
+   * Folds in text appended to one open call and nothing else (the core's
+   * commonest change, which it reports without a record): the call's next
+   * state replaces it in `calls` and in each list it is a member of.
+   */
+  appendText(version, index, append, cut, suffix) {
+    const prev = this.#snapshot;
+    if (version === prev.version) return prev;
+    const before = prev.calls[index];
+    APPENDED.append = append;
+    APPENDED.partial = cut < 0 ? undefined : APPENDED_PARTIAL;
+    APPENDED_PARTIAL.cut = cut;
+    APPENDED_PARTIAL.suffix = suffix;
+    const call = ToolCallState.next(before, APPENDED);
+    const calls = copy(prev.calls);
+    calls[index] = call;
+    this.#snapshot = Object.freeze({
+      version,
+      run: prev.run,
+      calls: Object.freeze(calls),
+      openCalls: replaced(prev.openCalls, before, call, isOpen),
+      completedCalls: replaced(prev.completedCalls, before, call, isCompleted),
+      pendingCalls: replaced(prev.pendingCalls, before, call, isPending),
+      violations: prev.violations,
+      fatal: prev.fatal,
     });
     return this.#snapshot;
   }
@@ -266,6 +294,14 @@ function derived(list, keep, before, after, changed) {
   for (const { index } of changed) {
     if (keep(after[index])) next[next.indexOf(before[index])] = after[index];
   }
+  return Object.freeze(next);
+}
+
+/** A derived list with `before` replaced by `after`, a call whose membership (`keep`) did not change. */
+function replaced(list, before, after, keep) {
+  if (!keep(after)) return list;
+  const next = copy(list);
+  next[next.indexOf(before)] = after;
   return Object.freeze(next);
 }
 

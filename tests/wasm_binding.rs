@@ -9,6 +9,36 @@ fn record(text: String) -> Value {
     serde_json::from_str(&text).expect("a change record is JSON")
 }
 
+/// A change header's numbers, each a whole number.
+fn whole(header: &[f64; 6]) -> [i64; 6] {
+    header.map(|x| {
+        assert!(x.fract() == 0.0, "{x} is whole");
+        x as i64
+    })
+}
+
+/// Input read, then what changed as one whole `ChangeRecord` in JSON.
+trait ReadThenRecord {
+    fn push_json(&mut self, text: &str) -> String;
+    fn push_sse_bytes(&mut self, chunk: &[u8]) -> String;
+    fn push_sse_text(&mut self, chunk: &str) -> String;
+}
+
+impl ReadThenRecord for WasmTracker {
+    fn push_json(&mut self, text: &str) -> String {
+        self.feed_json(text);
+        self.take_changes()
+    }
+    fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
+        self.feed_sse(chunk);
+        self.take_changes()
+    }
+    fn push_sse_text(&mut self, chunk: &str) -> String {
+        self.feed_sse_text(chunk);
+        self.take_changes()
+    }
+}
+
 fn started() -> WasmTracker {
     let mut tracker = WasmTracker::new("{}", false).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
@@ -27,13 +57,38 @@ fn a_change_record_carries_only_the_appended_text() {
     assert_eq!(r["calls"][0]["append"], "");
     assert!(r.get("run").is_none(), "the run did not change");
     assert!(r["fatal"].is_null());
-    // A delta and nothing else: the short record [version, index, append, cut, suffix].
-    tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"}"#);
-    let r =
-        record(tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#));
-    assert_eq!(r[1], 0);
-    assert_eq!(r[2], "\"é");
-    assert_eq!((&r[3], &r[4]), (&json!(7), &json!("\"}")));
+    // A delta and nothing else: no record, the header [version, index,
+    // text address, append bytes, suffix bytes, cut] and the text.
+    tracker.feed_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\"q\":"}"#);
+    assert_eq!(tracker.take_change(), 1);
+    tracker.feed_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\"é"}"#);
+    assert_eq!(tracker.take_change(), 1);
+    let (header, text) = tracker.text_change();
+    let [_, index, address, append, suffix, cut] = whole(header);
+    assert_eq!(index, 0);
+    assert_eq!(Ok(address), i64::try_from(text.as_ptr() as usize));
+    assert_eq!((append, suffix, cut), (3, 2, 7));
+    assert_eq!(std::str::from_utf8(text), Ok("\"é\"}"));
+    assert_eq!(tracker.change_header(), std::ptr::from_ref(header) as usize);
+    // Nothing new: nothing to read.
+    assert_eq!(tracker.take_change(), 0);
+}
+
+#[wasm_bindgen_test]
+fn a_change_other_than_appended_text_is_a_record_taken_once() {
+    let mut tracker = started();
+    tracker.feed_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
+    assert_eq!(tracker.take_change(), 2);
+    let r = record(tracker.take_record());
+    assert_eq!(r["calls"][0]["id"], "c1");
+    assert_eq!(tracker.take_record(), "");
+    // A delta that ends the partial value (no cut yet) still takes the header.
+    tracker.feed_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":" "}"#);
+    assert_eq!(tracker.take_change(), 1);
+    let [.., append, suffix, cut] = whole(tracker.text_change().0);
+    assert_eq!((append, suffix, cut), (1, 0, -1));
+    let text = tracker.text_change().1;
+    assert_eq!(text, b" ");
 }
 
 #[wasm_bindgen_test]
@@ -76,8 +131,10 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
     let bytes = stream.as_bytes();
     let split = stream.find('😀').unwrap() + 2;
     tracker.push_sse_bytes(&bytes[..split]);
-    let r = record(tracker.push_sse_bytes(&bytes[split..]));
-    assert_eq!(r[2], "😀", "the short record of a text-only change");
+    tracker.feed_sse(&bytes[split..]);
+    assert_eq!(tracker.take_change(), 1, "text appended to one call");
+    let (header, text) = tracker.text_change();
+    assert_eq!(&text[..header[3] as usize], "😀".as_bytes());
 }
 
 #[wasm_bindgen_test]

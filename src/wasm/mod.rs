@@ -2,7 +2,9 @@
 //!
 //! It speaks JSON text in both directions: `JSON.stringify`/`JSON.parse` run
 //! at native speed in the host, and the core parses events without an
-//! intermediate value. Each call returns a change record ([`records`]); the
+//! intermediate value. What changed comes back as a change record
+//! ([`records`]), or for text appended to one open call, the commonest
+//! change, as a few numbers in memory the JS layer reads directly; the
 //! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
 
 mod options;
@@ -11,7 +13,7 @@ mod regexp;
 
 use crate::events::to_json;
 use crate::{ApplicationError, Tracker};
-use records::{ChangeRecord, RefusalRecord, SummaryRecord};
+use records::{ChangeRecord, RefusalRecord, SummaryRecord, TextChange};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +26,19 @@ pub struct WasmTracker {
     /// last `takeEvents`, kept only while the application listens
     /// (`onEvent`): otherwise nothing is copied.
     events: Option<Vec<String>>,
+    /// The last change `takeChange` reported (see [`TextChange`]).
+    change: TextChange,
+    /// The last full change record `takeChange` made, for `takeRecord`.
+    record: String,
 }
+
+/// What `takeChange` found: nothing changed.
+const UNCHANGED: u32 = 0;
+/// What `takeChange` found: text appended to one open call and nothing
+/// else, described in the change header (`changeHeader`).
+const TEXT_APPENDED: u32 = 1;
+/// What `takeChange` found: anything else; `takeRecord` gives the record.
+const RECORDED: u32 = 2;
 
 #[wasm_bindgen]
 impl WasmTracker {
@@ -37,42 +51,21 @@ impl WasmTracker {
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             events: keep_events.then(Vec::new),
+            change: TextChange::default(),
+            record: String::new(),
         })
     }
 
-    /// Reads one event given as JSON text; returns the change record. A
-    /// fatal violation is reported in the record (`fatal`), not thrown.
-    #[wasm_bindgen(js_name = pushJson)]
-    pub fn push_json(&mut self, text: &str) -> String {
-        let _ = self.tracker.push_json(text);
-        self.take_changes()
-    }
-
-    /// Reads raw `text/event-stream` text; each dispatched event's data is
-    /// one event as JSON.
-    #[wasm_bindgen(js_name = pushSseText)]
-    pub fn push_sse_text(&mut self, chunk: &str) -> String {
-        self.read_sse(chunk.as_bytes());
-        self.take_changes()
-    }
-
-    /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
-    /// UTF-8 sequence).
-    #[wasm_bindgen(js_name = pushSseBytes)]
-    pub fn push_sse_bytes(&mut self, chunk: &[u8]) -> String {
-        self.read_sse(chunk);
-        self.take_changes()
-    }
-
-    /// Reads one event given as JSON text, without a change record; returns
-    /// whether the stream is still good. For consumers that read a whole
-    /// stream and look at the end state only (the stream checker).
+    /// Reads one event given as JSON text; returns whether the stream is
+    /// still good. What changed is then read with `takeChange` (the JS
+    /// layer) or `takeChanges`; the stream checker reads the end state only.
     #[wasm_bindgen(js_name = feedJson)]
     pub fn feed_json(&mut self, text: &str) -> bool {
         self.tracker.push_json(text).is_ok()
     }
 
-    /// Like [`WasmTracker::push_sse_bytes`], without a change record.
+    /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
+    /// UTF-8 sequence); returns whether the stream is still good.
     #[wasm_bindgen(js_name = feedSse)]
     pub fn feed_sse(&mut self, chunk: &[u8]) -> bool {
         self.read_sse(chunk)
@@ -215,22 +208,62 @@ impl WasmTracker {
         to_json(&self.tracker.tool_messages())
     }
 
-    /// What changed since the last record: a `ChangeRecord`, or for a delta
-    /// appended to one open call and nothing else, the short array of
-    /// `records::text_only_record`.
+    /// Like [`WasmTracker::feed_sse`], for text already decoded.
+    #[wasm_bindgen(js_name = feedSseText)]
+    pub fn feed_sse_text(&mut self, chunk: &str) -> bool {
+        self.read_sse(chunk.as_bytes())
+    }
+
+    /// What changed since the last call, without a JSON record in the most
+    /// common case: `0` nothing; `1` text appended to one open call and
+    /// nothing else, described in the change header (`changeHeader`); `2` anything else, whose `ChangeRecord`
+    /// `takeRecord` returns. The JS layer's hot path: a delta crosses as
+    /// a few numbers and its own bytes, with nothing to serialise or parse.
+    #[wasm_bindgen(js_name = takeChange)]
+    pub fn take_change(&mut self) -> u32 {
+        let changes = self.tracker.take_changes();
+        if changes.is_empty() {
+            return UNCHANGED;
+        }
+        if self.change.fill(&self.tracker, &changes) {
+            return TEXT_APPENDED;
+        }
+        self.record = to_json(&ChangeRecord::new(&self.tracker, &changes));
+        RECORDED
+    }
+
+    /// The record `takeChange` made when it returned `2`, once.
+    #[wasm_bindgen(js_name = takeRecord)]
+    pub fn take_record(&mut self) -> String {
+        std::mem::take(&mut self.record)
+    }
+
+    /// Where the change header lives in the module's memory: six `f64`
+    /// (see [`TextChange`]), at the same address for the tracker's life,
+    /// so the JS layer reads them through one typed-array view.
+    #[wasm_bindgen(js_name = changeHeader)]
+    pub fn change_header(&self) -> usize {
+        self.change.header_address()
+    }
+
+    /// What changed since the last record, always as a whole
+    /// `ChangeRecord` in JSON (the application operations' result; the JS
+    /// layer reads pushed input with `takeChange`).
     #[wasm_bindgen(js_name = takeChanges)]
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
-        if let Some(record) = records::text_only_record(&self.tracker, &changes) {
-            return record;
-        }
-        let record = ChangeRecord::new(&self.tracker, &changes);
         // Opaque payloads inside are written as given (`to_json`).
-        to_json(&record)
+        to_json(&ChangeRecord::new(&self.tracker, &changes))
     }
 }
 
 impl WasmTracker {
+    /// The change header and text `takeChange` last described (for tests:
+    /// JS reads them from wasm memory).
+    pub fn text_change(&self) -> (&[f64; 6], &[u8]) {
+        self.change.parts()
+    }
+
     /// Runs an application operation; its change record, or its refusal
     /// thrown as a `RefusalRecord` in JSON text, which the JS layer turns
     /// into a `ToolCallRefusedError` (the tracker is then unchanged).

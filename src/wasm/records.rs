@@ -1,13 +1,15 @@
-//! The change record `pushJson` returns: what changed since the last record,
-//! in the shapes of the package's TypeScript declarations. A call's argument
-//! text travels as the part appended since the last record, never whole.
+//! The change records: what changed since the last record, in the shapes
+//! of the package's TypeScript declarations, or for the commonest change,
+//! text appended to one open call, a header of numbers ([`TextChange`]). A
+//! call's argument text travels as the part appended since the last record,
+//! never whole.
 
 use crate::args::{ArgsError, ArgsErrorKind};
 use crate::events::{Opaque, Outcome};
 use crate::schema::ValidationError;
 use crate::{
-    ApplicationError, CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall,
-    ToolResult, Tracker, Validation, Violation,
+    ApplicationError, CallChange, CallStatus, Changes, Consent, ResultSource, RunState, RunStatus,
+    ToolCall, ToolResult, Tracker, Validation, Violation,
 };
 use serde::Serialize;
 
@@ -44,11 +46,60 @@ impl<'a> ChangeRecord<'a> {
     }
 }
 
-/// The record of the most common change, one delta appended to one open
-/// call and nothing else: `[version, index, append, cut, suffix]` (`cut` is
-/// -1 with no partial value). A fraction of the full record's size and
-/// cost, since every other field is as the JS layer has it.
-pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> {
+/// The most common change, text appended to one open call and nothing
+/// else, as the JS layer reads it without a JSON record: a header of six
+/// `f64` at a fixed address, `[version, index, text address, append bytes,
+/// suffix bytes, cut]`, and the text, the appended UTF-8 then the
+/// partial value's suffix (ASCII closers), at `text address`. `cut` is -1
+/// with no partial value. Valid until the tracker's next call.
+#[derive(Default)]
+pub struct TextChange {
+    header: Box<[f64; 6]>,
+    text: Vec<u8>,
+}
+
+impl TextChange {
+    /// Describes `changes` if they are text appended to one open call and
+    /// nothing else; `false` (and nothing written) otherwise.
+    pub fn fill(&mut self, tracker: &Tracker, changes: &Changes) -> bool {
+        let Some(only) = text_only(changes) else {
+            return false;
+        };
+        let call = &tracker.calls()[only.index];
+        let append = call.args_text().get(only.text_from..).unwrap_or_default();
+        self.text.clear();
+        self.text.extend_from_slice(append.as_bytes());
+        let cut = match call.partial() {
+            Some(p) => {
+                self.text.extend_from_slice(p.suffix.as_bytes());
+                p.cut_utf16 as f64
+            }
+            None => -1.0,
+        };
+        *self.header = [
+            tracker.version() as f64,
+            only.index as f64,
+            self.text.as_ptr() as usize as f64,
+            append.len() as f64,
+            (self.text.len() - append.len()) as f64,
+            cut,
+        ];
+        true
+    }
+
+    /// The header and the text.
+    pub fn parts(&self) -> (&[f64; 6], &[u8]) {
+        (&self.header, &self.text)
+    }
+
+    /// The address of the header in the module's memory.
+    pub fn header_address(&self) -> usize {
+        self.header.as_ptr() as usize
+    }
+}
+
+/// The one changed call, if only argument text was appended to it.
+fn text_only(changes: &Changes) -> Option<CallChange> {
     let [only] = changes.calls.as_slice() else {
         return None;
     };
@@ -57,16 +108,7 @@ pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> 
         && changes.violations_counted.is_empty()
         && changes.unmatched_results.is_empty()
         && !changes.fatal;
-    if !(only.text_only && quiet) {
-        return None;
-    }
-    let call = &tracker.calls()[only.index];
-    let append = call.args_text().get(only.text_from..).unwrap_or_default();
-    let (cut, suffix) = match call.partial() {
-        Some(p) => (i64::try_from(p.cut_utf16).unwrap_or(i64::MAX), p.suffix),
-        None => (-1, String::new()),
-    };
-    serde_json::to_string(&(tracker.version(), only.index, append, cut, suffix)).ok()
+    (only.text_only && quiet).then_some(*only)
 }
 
 /// The whole state without argument text or values: what a report needs

@@ -194,8 +194,8 @@ test("after free(), every method throws TrackerFreedError; free() again is harml
 test("a trap (a real out-of-memory) is reported as TrackerTrappedError; the snapshot stays readable; free() does not throw", () => {
   const t = pendingTracker();
   const before = t.snapshot();
-  const original = WasmTracker.prototype.pushJson;
-  WasmTracker.prototype.pushJson = () => {
+  const original = WasmTracker.prototype.feedJson;
+  WasmTracker.prototype.feedJson = () => {
     throw new WebAssembly.RuntimeError("unreachable");
   };
   try {
@@ -204,7 +204,7 @@ test("a trap (a real out-of-memory) is reported as TrackerTrappedError; the snap
       (e) => e instanceof TrackerTrappedError && e.cause instanceof WebAssembly.RuntimeError && /trapped \(unreachable\)/.test(e.message),
     );
   } finally {
-    WasmTracker.prototype.pushJson = original;
+    WasmTracker.prototype.feedJson = original;
   }
   assert.equal(t.snapshot(), before);
   assert.throws(() => t.answer("c1", "x"), TrackerTrappedError);

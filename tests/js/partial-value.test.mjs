@@ -53,15 +53,16 @@ function split(rand, text, max) {
 /** The core's cut and suffix after each delta, read from its change records. */
 function oracle(deltas) {
   const core = new WasmTracker("{}");
-  core.pushJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
-  core.pushJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}');
+  core.feedJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
+  core.feedJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}');
+  core.takeChanges();
   let text = "";
   let partial;
   const expected = deltas.map((delta) => {
-    const record = JSON.parse(core.pushJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta })));
+    core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }));
+    const record = JSON.parse(core.takeChanges());
     text += delta;
-    if (Array.isArray(record)) partial = record[3] < 0 ? undefined : { cut: record[3], suffix: record[4] };
-    else if (record.calls.length) partial = record.calls[0].partial;
+    if (record.calls.length) partial = record.calls[0].partial;
     return partial === undefined ? undefined : JSON.parse(text.slice(0, partial.cut) + partial.suffix);
   });
   core.free();

@@ -1,0 +1,91 @@
+// The hot path of a delta: text appended to one open call crosses from wasm
+// as a header of numbers and the delta's own bytes, read from wasm memory
+// (no JSON record). What the snapshot shows must be exactly what a record
+// would have said, whatever the text and however the memory moved.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ToolCallTracker } from "../../pkg/index.js";
+import { runStarted, start, args, end, sse } from "./support/events.mjs";
+
+function streaming(id = "c") {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  t.push(start(id, "write"));
+  return t;
+}
+
+test("t4_appended_text_crosses_byte_exact_bom_non_ascii_long_and_escapes", () => {
+  const deltas = ['{"text":"', "\uFEFF", "é", "😀 ok", "x".repeat(40), "\u2028\\n\\\"", "ü".repeat(33), "\ufeffz", '"}'];
+  for (const via of ["push", "pushSse"]) {
+    const t = streaming();
+    let text = "";
+    for (const delta of deltas) {
+      const event = args("c", delta);
+      const s = via === "push" ? t.push(event) : t.pushSse(sse([event]));
+      text += delta;
+      assert.equal(s.calls[0].argsText, text, `${via}: argsText after ${JSON.stringify(delta)}`);
+    }
+    const value = JSON.parse(text);
+    assert.deepEqual(t.snapshot().calls[0].partialArgs, value, via);
+    assert.equal(t.push(end("c")).calls[0].args.text, value.text, via);
+    t.free();
+  }
+});
+
+test("t5_partial_value_follows_each_appended_delta_through_the_header", () => {
+  const t = streaming();
+  assert.equal(t.push(args("c", '{"a":[1,')).calls[0].partialArgs.a.length, 1);
+  assert.deepEqual(t.push(args("c", '2,"b')).calls[0].partialArgs, { a: [1, 2, "b"] });
+  assert.deepEqual(t.push(args("c", '",')).calls[0].partialArgs, { a: [1, 2, "b"] });
+  // A number is usable once it ends.
+  assert.deepEqual(t.push(args("c", "3")).calls[0].partialArgs, { a: [1, 2, "b"] });
+  assert.deepEqual(t.push(args("c", " ")).calls[0].partialArgs, { a: [1, 2, "b", 3] });
+  t.free();
+  // No partial value at all: only whitespace so far.
+  const u = streaming();
+  const s = u.push(args("c", "  "));
+  assert.equal(s.calls[0].argsText, "  ");
+  assert.equal(s.calls[0].partialArgs, undefined);
+  u.free();
+});
+
+test("n1_a_delta_replaces_its_call_in_calls_and_open_calls_only", () => {
+  const t = streaming("a");
+  t.push(start("b", "write"));
+  t.push(args("a", "["));
+  const before = t.push(args("b", "["));
+  const after = t.push(args("a", "1,"));
+  assert.notEqual(after, before);
+  assert.equal(after.calls[1], before.calls[1], "the other call keeps its object");
+  assert.notEqual(after.calls[0], before.calls[0]);
+  assert.deepEqual(after.openCalls, [after.calls[0], after.calls[1]]);
+  assert.equal(after.completedCalls, before.completedCalls);
+  assert.equal(after.pendingCalls, before.pendingCalls);
+  assert.equal(after.run, before.run);
+  assert.ok(Object.isFrozen(after) && Object.isFrozen(after.calls) && Object.isFrozen(after.openCalls) && Object.isFrozen(after.calls[0]));
+  assert.deepEqual(before.calls[0].partialArgs, [], "an older snapshot keeps its value");
+  assert.deepEqual(after.calls[0].partialArgs, [1]);
+  t.free();
+});
+
+test("s5_appended_text_is_read_right_after_the_wasm_memory_grew", () => {
+  // Each 4 MB delta makes the module's memory grow, which detaches every
+  // view of the old buffer: the header and the text must still read right.
+  const t = new ToolCallTracker({ limits: { maxArgsBytes: 64 << 20, maxEventBytes: 8 << 20 } });
+  t.push(runStarted());
+  t.push(start("c", "write"));
+  t.push(args("c", '{"big":"'));
+  let length = 8;
+  for (let i = 0; i < 6; i++) {
+    const delta = String.fromCharCode(97 + i).repeat(4_000_000 - 64);
+    const s = t.pushSse(sse([args("c", delta)]));
+    length += delta.length;
+    assert.equal(s.calls[0].argsText.length, length);
+    assert.equal(s.calls[0].argsText.at(-1), String.fromCharCode(97 + i));
+    const small = t.push(args("c", "é"));
+    length += 1;
+    assert.equal(small.calls[0].argsText.at(-1), "é");
+  }
+  assert.equal(t.snapshot().calls[0].partialArgs.big.length, length - 8);
+  t.free();
+});
