@@ -308,7 +308,8 @@ export class ToolCallTracker {
    */
   #notify(before) {
     const snapshot = this.#builder.snapshot;
-    if (snapshot === before) return snapshot;
+    // No listener: no copy of the set (the hot path of a stream nobody subscribed to).
+    if (snapshot === before || this.#listeners.size === 0) return snapshot;
     for (const entry of [...this.#listeners]) {
       if (this.#builder.snapshot !== snapshot) break;
       if (!this.#listeners.has(entry)) continue;
