@@ -84,9 +84,35 @@ impl Tracker {
     /// What changed since the last call, in time proportional to the
     /// changes; resets the marks.
     pub fn take_changes(&mut self) -> Changes {
-        let dirty = std::mem::take(&mut self.changes.calls);
-        let mut calls = Vec::with_capacity(dirty.len());
-        for index in dirty {
+        let mut changes = Changes::default();
+        self.take_changes_into(&mut changes);
+        changes
+    }
+
+    /// [`Tracker::take_changes`] into `changes`, reusing what it holds:
+    /// a binding that takes changes after every event does not allocate
+    /// a list for them each time.
+    ///
+    /// ```
+    /// use agui_tool_calls::{Changes, Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// let mut changes = Changes::default();
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
+    /// t.take_changes_into(&mut changes);
+    /// assert!(changes.run && !changes.calls[0].text_only);
+    /// t.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"[1"}"#).unwrap();
+    /// t.take_changes_into(&mut changes);
+    /// assert!(!changes.run && changes.calls.len() == 1 && changes.calls[0].text_only);
+    /// t.take_changes_into(&mut changes);
+    /// assert!(changes.is_empty());
+    /// ```
+    pub fn take_changes_into(&mut self, changes: &mut Changes) {
+        let calls = &mut changes.calls;
+        calls.clear();
+        // Drained, not taken: the dirty list keeps its capacity too.
+        for index in self.changes.calls.drain(..) {
             let call = &mut self.calls[index];
             let text_only = !call.meta_dirty;
             call.dirty = false;
@@ -107,13 +133,10 @@ impl Tracker {
         book.unmatched_taken = self.unmatched.len();
         let fatal = self.fatal.is_some() && !book.fatal_taken;
         book.fatal_taken = self.fatal.is_some();
-        Changes {
-            calls,
-            run: std::mem::take(&mut book.run),
-            violations,
-            violations_counted,
-            unmatched_results,
-            fatal,
-        }
+        changes.run = std::mem::take(&mut book.run);
+        changes.violations = violations;
+        changes.violations_counted = violations_counted;
+        changes.unmatched_results = unmatched_results;
+        changes.fatal = fatal;
     }
 }

@@ -12,7 +12,7 @@ mod records;
 mod regexp;
 
 use crate::events::to_json;
-use crate::{ApplicationError, Tracker};
+use crate::{ApplicationError, Changes, Tracker};
 use records::{ChangeRecord, RefusalRecord, SummaryRecord, TextChange};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -30,6 +30,8 @@ pub struct WasmTracker {
     change: TextChange,
     /// The last full change record `takeChange` made, for `takeRecord`.
     record: String,
+    /// What `takeChange` last took, kept for its capacity.
+    changes: Changes,
 }
 
 /// What `takeChange` found: nothing changed.
@@ -53,6 +55,7 @@ impl WasmTracker {
             events: keep_events.then(Vec::new),
             change: TextChange::default(),
             record: String::new(),
+            changes: Changes::default(),
         })
     }
 
@@ -221,14 +224,15 @@ impl WasmTracker {
     /// a few numbers and its own bytes, with nothing to serialise or parse.
     #[wasm_bindgen(js_name = takeChange)]
     pub fn take_change(&mut self) -> u32 {
-        let changes = self.tracker.take_changes();
+        let changes = &mut self.changes;
+        self.tracker.take_changes_into(changes);
         if changes.is_empty() {
             return UNCHANGED;
         }
-        if self.change.fill(&self.tracker, &changes) {
+        if self.change.fill(&self.tracker, changes) {
             return TEXT_APPENDED;
         }
-        self.record = to_json(&ChangeRecord::new(&self.tracker, &changes));
+        self.record = to_json(&ChangeRecord::new(&self.tracker, changes));
         RECORDED
     }
 
