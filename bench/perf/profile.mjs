@@ -1,0 +1,121 @@
+// Where the steady-state time goes: a V8 CPU profile of ours on the
+// scenarios of `npm run bench`, summed by function (self time) and by layer.
+//   node bench/perf/profile.mjs [a|b ...]     (after `npm run build`)
+// It runs pkg/ with its wasm module re-optimised exactly as the build does
+// but keeping the function names (the build strips them), so that the
+// core's functions are named in the profile; the JS is pkg/'s, unchanged.
+// Each scenario runs in a fresh Node process: the loop of
+// bench/perf/measure.mjs (pushSse + snapshot + partialArgs per chunk),
+// warmed up, then a few passes under V8's CPU profiler (the one of
+// `node --cpu-prof`, started and stopped around the passes alone, sampling
+// every 50 µs). Time spent in a V8 builtin or Node's own JS (TextDecoder,
+// JSON.parse...) counts for the layer that called it.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const PASSES = 5;
+
+/** In the profiled process: warm up, then the measured passes. */
+async function profiled(pkgDir, key) {
+  const { ToolCallTracker } = await import(pathToFileURL(path.join(pkgDir, "index.js")).href);
+  const { scenario, sseChunks } = await import("./streams.mjs");
+  const { oursSse } = await import("./measure.mjs");
+  const chunks = sseChunks(scenario(key));
+  oursSse(ToolCallTracker, chunks);
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  await session.post("Profiler.start");
+  for (let i = 0; i < PASSES; i++) oursSse(ToolCallTracker, chunks);
+  const { profile } = await session.post("Profiler.stop");
+  session.disconnect();
+  return profile;
+}
+
+/** pkg/ with the build's wasm-opt pass minus the stripping of names. */
+function namedPackage() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
+  cpSync(path.join(root, "pkg"), dir, { recursive: true });
+  const wasm = path.join(dir, "named.wasm");
+  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "mutable-globals", "reference-types", "multivalue"].map((f) => `--enable-${f}`);
+  const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");
+  // -g: keep the names section, which the build strips.
+  const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-Oz", "-g", ...features, input, "-o", wasm], { stdio: "inherit" });
+  if (opt.status !== 0) throw new Error("wasm-opt failed");
+  const base64 = gzipSync(readFileSync(wasm)).toString("base64");
+  writeFileSync(path.join(dir, "wasm-bytes.js"), `export const wasmGzipBase64 = "${base64}";\n`);
+  return dir;
+}
+
+/** The layer of a script of ours (or of the bench), or null for V8's and Node's own. */
+function layerOf(url) {
+  if (url.startsWith("wasm://")) return "wasm core";
+  const file = path.basename(url);
+  if (file === "agui_tool_calls.js") return "boundary: wasm-bindgen glue (strings and bytes in and out)";
+  if (file === "init.js" || file === "index.js") return "boundary: JS API (argument checks, the calls into wasm)";
+  if (file === "snapshot.js" || file === "partial-value.js") return "JS snapshot layer";
+  if (url.includes("/bench/")) return "bench loop";
+  return null;
+}
+
+/** Self time by layer and by function, a builtin's time counted for the layer that called it. */
+function summarise(profile, key) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const layerOfNode = (id) => {
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const l = layerOf(byId.get(n).callFrame.url);
+      if (l) return l;
+    }
+    return byId.get(id).callFrame.functionName === "(garbage collector)" ? "garbage collector" : "other";
+  };
+  const self = new Map();
+  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  const fns = new Map();
+  const layers = new Map();
+  let total = 0;
+  for (const [id, us] of self) {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    if (functionName === "(idle)" || functionName === "(program)" || functionName === "(root)") continue;
+    const layer = layerOfNode(id);
+    const where = `${functionName || "(anonymous)"}${url && !url.startsWith("wasm://") ? ` ${path.basename(url)}:${lineNumber + 1}` : ""}`;
+    const key2 = `${where}\0${layer}`;
+    fns.set(key2, (fns.get(key2) ?? 0) + us);
+    layers.set(layer, (layers.get(layer) ?? 0) + us);
+    total += us;
+  }
+  const pct = (us) => `${((us / total) * 100).toFixed(1)}%`;
+  console.log(`\n## scenario ${key}: ${(total / 1e3).toFixed(0)} ms sampled over ${PASSES} passes\n`);
+  console.log("| layer | self time |\n|---|---|");
+  for (const [name, us] of [...layers].sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${pct(us)} |`);
+  console.log("\n| function | layer | self time |\n|---|---|---|");
+  for (const [k, us] of [...fns].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
+    const [where, layer] = k.split("\0");
+    console.log(`| \`${where}\` | ${layer} | ${pct(us)} |`);
+  }
+}
+
+if (process.argv[2] === "--child") {
+  writeFileSync(process.argv[5], JSON.stringify(await profiled(process.argv[3], process.argv[4])));
+} else {
+  const keys = process.argv.length > 2 ? process.argv.slice(2) : ["a", "b"];
+  const pkgDir = namedPackage();
+  try {
+    for (const key of keys) {
+      const file = path.join(pkgDir, `${key}.cpuprofile`);
+      const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", pkgDir, key, file], { stdio: "inherit" });
+      if (child.status !== 0) throw new Error(`profiling ${key} failed`);
+      summarise(JSON.parse(readFileSync(file, "utf8")), key);
+    }
+  } finally {
+    rmSync(pkgDir, { recursive: true, force: true });
+  }
+}
