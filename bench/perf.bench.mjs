@@ -185,6 +185,28 @@ function report({ machine, node, chromium, coldN, coldC }) {
       ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
       ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
     "",
+    "### Against the goals",
+    "",
+    "Medians, from the tables below.",
+    "",
+  );
+  const verdict = (x, ok) => `${digits(x)}x, ${ok(x) ? "met" : "not met"}`;
+  const goal = (label, pick, ok) => [label, ...envs.map(([, r]) => verdict(median(pick(r)), ok))];
+  const coldRatio = (c) => c.ours.map((o, i) => c.ref[i].perEventUs / o.perEventUs);
+  table(
+    ["goal", "Node", "Chromium"],
+    [
+      goal("(a) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.a["ours/floor"], (x) => x <= 3),
+      goal("(b) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.b["ours/floor"], (x) => x <= 3),
+      goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
+      [
+        "cold, first 1 KB stream: client / ours per event at least 3x",
+        verdict(median(coldRatio(coldN)), (x) => x >= 3),
+        verdict(median(coldRatio(coldC)), (x) => x >= 3),
+      ],
+    ],
+  );
+  lines.push(
     "### 1. Steady state, one event per chunk",
     "",
     "Per event. Floor: `TextDecoder` + split on the blank line + `JSON.parse` of the same byte chunks, in the same process." +
@@ -245,7 +267,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
     ["Chromium", coldC],
     ["Node", coldN],
   ]) {
-    const pairs = c.ours.map((o, i) => c.ref[i].perEventUs / o.perEventUs);
+    const pairs = coldRatio(c);
     for (const lib of ["ours", "ref"]) {
       const s = c[lib];
       cold.push([
@@ -261,7 +283,8 @@ function report({ machine, node, chromium, coldN, coldC }) {
   return lines.join("\n");
 }
 
-const HEADER = `# Performance
+/** The report's fixed part, with the size of the streams. */
+const header = (count) => `# Performance
 
 What one event costs, from the bytes of the stream to a snapshot a
 component can render, against the floor (what any consumer pays to decode
@@ -270,10 +293,12 @@ and parse the same bytes) and against the reference consumer,
 after \`npm run build\`); the same streams (bench/perf/streams.mjs) and the
 same measured loops (bench/perf/measure.mjs) run in Node and in one
 headless Chromium page. (a) is one call whose 64 KB of arguments stream in
-deltas of 4 characters (16,415 events); (b) is 100 calls of 1 KB each, one
-after the other, each answered by the backend (27,102 events). Every event
-is its own \`data:\` frame; before the timed repetitions each loop runs once
-to let the engine tier the JS and the wasm up.
+deltas of 4 characters (${count.a.toLocaleString("en")} events); (b) is 100
+calls of 1 KB each, one after the other, each answered by the backend
+(${count.b.toLocaleString("en")} events). Every event is its own \`data:\`
+frame; before the timed repetitions each loop runs once, so that the engine
+has tiered the JS and the wasm up. \`npm run bench:profile\` (bench/perf/profile.mjs)
+shows where ours spends the time, by layer and by function.
 `;
 
 // ---- main -----------------------------------------------------------------------
@@ -287,7 +312,8 @@ const machine = {
   load: os.loadavg().map((x) => x.toFixed(1)).join(" / "),
 };
 
-const node = await steady("Node", runner({ Tracker: ToolCallTracker, ref, scale: SCALE }).run);
+const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE });
+const node = await steady("Node", inNode.run);
 
 const dir = await pageDir();
 const server = await serveStatic(
@@ -322,6 +348,6 @@ machine.date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
 const body = report({ machine, node, chromium, coldN, coldC });
 console.log(body);
 if (OUT) {
-  writeFileSync(OUT, `${HEADER}\n${body}\n`);
+  writeFileSync(OUT, `${header({ a: inNode.eventCount("a"), b: inNode.eventCount("b") })}\n${body}\n`);
   log(`written to ${path.relative(root, OUT)}`);
 }

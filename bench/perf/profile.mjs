@@ -1,6 +1,6 @@
 // Where the steady-state time goes: a V8 CPU profile of ours on the
 // scenarios of `npm run bench`, summed by function (self time) and by layer.
-//   node bench/perf/profile.mjs [a|b ...]     (after `npm run build`)
+//   node bench/perf/profile.mjs [a|b ...] [--chromium]   (after `npm run build`)
 // It runs pkg/ with its wasm module re-optimised exactly as the build does
 // but keeping the function names (the build strips them), so that the
 // core's functions are named in the profile; the JS is pkg/'s, unchanged.
@@ -8,7 +8,8 @@
 // bench/perf/measure.mjs (pushSse + snapshot + partialArgs per chunk),
 // warmed up, then a few passes under V8's CPU profiler (the one of
 // `node --cpu-prof`, started and stopped around the passes alone, sampling
-// every 50 µs). Time spent in a V8 builtin or Node's own JS (TextDecoder,
+// every 50 µs); with --chromium, the same in the headless Chromium page
+// through the DevTools protocol. Time spent in a V8 builtin or Node's own JS (TextDecoder,
 // JSON.parse...) counts for the layer that called it.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +18,9 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+
+import { launchChromium } from "../../tests/js/support/chromium.mjs";
+import { serveStatic } from "../../tests/js/support/static-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PASSES = 5;
@@ -37,6 +41,34 @@ async function profiled(pkgDir, key) {
   const { profile } = await session.post("Profiler.stop");
   session.disconnect();
   return profile;
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+import { ToolCallTracker } from "/pkg/index.js";
+import { runner } from "/bench/perf/measure.mjs";
+window.bench = runner({ Tracker: ToolCallTracker, ref: null });
+</script>`;
+
+/** The same passes in a Chromium page, profiled through the DevTools protocol. */
+async function profiledInChromium(pkgDir, key) {
+  writeFileSync(path.join(pkgDir, "profile.html"), PAGE);
+  const server = await serveStatic({ "/pkg/": pkgDir, "/bench/": path.join(root, "bench"), "/": pkgDir });
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/profile.html`);
+    await page.waitForFunction(() => window.bench !== undefined);
+    await page.evaluate((k) => window.bench.run(k, "ours"), key);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+    await cdp.send("Profiler.start");
+    for (let i = 0; i < PASSES; i++) await page.evaluate((k) => window.bench.run(k, "ours"), key);
+    return (await cdp.send("Profiler.stop")).profile;
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }
 
 /** pkg/ with the build's wasm-opt pass minus the stripping of names. */
@@ -106,14 +138,20 @@ function summarise(profile, key) {
 if (process.argv[2] === "--child") {
   writeFileSync(process.argv[5], JSON.stringify(await profiled(process.argv[3], process.argv[4])));
 } else {
-  const keys = process.argv.length > 2 ? process.argv.slice(2) : ["a", "b"];
+  const chromium = process.argv.includes("--chromium");
+  const args = process.argv.slice(2).filter((a) => a !== "--chromium");
+  const keys = args.length > 0 ? args : ["a", "b"];
   const pkgDir = namedPackage();
   try {
     for (const key of keys) {
+      if (chromium) {
+        summarise(await profiledInChromium(pkgDir, key), `${key}, Chromium`);
+        continue;
+      }
       const file = path.join(pkgDir, `${key}.cpuprofile`);
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", pkgDir, key, file], { stdio: "inherit" });
       if (child.status !== 0) throw new Error(`profiling ${key} failed`);
-      summarise(JSON.parse(readFileSync(file, "utf8")), key);
+      summarise(JSON.parse(readFileSync(file, "utf8")), `${key}, Node`);
     }
   } finally {
     rmSync(pkgDir, { recursive: true, force: true });
