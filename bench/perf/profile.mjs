@@ -1,6 +1,6 @@
 // Where the steady-state time goes: a V8 CPU profile of ours on the
 // scenarios of `npm run bench`, summed by function (self time) and by layer.
-//   node bench/perf/profile.mjs [a|b ...] [--chromium]   (after `npm run build`)
+//   node bench/perf/profile.mjs [a|b|cold ...] [--chromium]   (after `npm run build`)
 // It runs pkg/ with its wasm module re-optimised exactly as the build does
 // but keeping the function names (the build strips them), so that the
 // core's functions are named in the profile; the JS is pkg/'s, unchanged.
@@ -8,28 +8,26 @@
 // bench/perf/measure.mjs (pushSse + snapshot + partialArgs per chunk),
 // warmed up, then a few passes under V8's CPU profiler (the one of
 // `node --cpu-prof`, started and stopped around the passes alone, sampling
-// every 50 µs); with --chromium, the same in the headless Chromium page
+// every 50 µs; \`cold\`: a fresh \`node --cpu-prof\` process, the import
+// and the first 1 KB stream); with --chromium, the same in the headless Chromium page
 // through the DevTools protocol. Time spent in a V8 builtin or Node's own JS (TextDecoder,
 // JSON.parse...) counts for the layer that called it.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
-
-import { launchChromium } from "../../tests/js/support/chromium.mjs";
-import { serveStatic } from "../../tests/js/support/static-server.mjs";
+import { oursSse } from "./measure.mjs";
+import { scenario, sseChunks } from "./streams.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PASSES = 5;
 
-/** In the profiled process: warm up, then the measured passes. */
+/** In the profiled process: warm up, then the measured passes under the profiler. */
 async function profiled(pkgDir, key) {
   const { ToolCallTracker } = await import(pathToFileURL(path.join(pkgDir, "index.js")).href);
-  const { scenario, sseChunks } = await import("./streams.mjs");
-  const { oursSse } = await import("./measure.mjs");
   const chunks = sseChunks(scenario(key));
   oursSse(ToolCallTracker, chunks);
   const session = new Session();
@@ -43,6 +41,23 @@ async function profiled(pkgDir, key) {
   return profile;
 }
 
+/**
+ * A page's first stream: a fresh `node --cpu-prof` process that imports
+ * the package and runs the 1 KB stream once, profiled from its start.
+ */
+function profiledCold(pkgDir) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "agui-cpuprof-"));
+  try {
+    const flags = ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--cpu-prof-interval", "50"];
+    const script = path.join(root, "bench", "perf", "cold-node.mjs");
+    const child = spawnSync(process.execPath, [...flags, script, "ours", pkgDir], { stdio: ["ignore", "ignore", "inherit"] });
+    if (child.status !== 0) throw new Error("profiling the cold stream failed");
+    return JSON.parse(readFileSync(path.join(dir, readdirSync(dir)[0]), "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 import { ToolCallTracker } from "/pkg/index.js";
 import { runner } from "/bench/perf/measure.mjs";
@@ -51,6 +66,8 @@ window.bench = runner({ Tracker: ToolCallTracker, ref: null });
 
 /** The same passes in a Chromium page, profiled through the DevTools protocol. */
 async function profiledInChromium(pkgDir, key) {
+  const { launchChromium } = await import("../../tests/js/support/chromium.mjs");
+  const { serveStatic } = await import("../../tests/js/support/static-server.mjs");
   writeFileSync(path.join(pkgDir, "profile.html"), PAGE);
   const server = await serveStatic({ "/pkg/": pkgDir, "/bench/": path.join(root, "bench"), "/": pkgDir });
   const browser = await launchChromium();
@@ -86,15 +103,15 @@ function namedPackage() {
   return dir;
 }
 
-/** The layer of a script of ours (or of the bench), or null for V8's and Node's own. */
+/** The layer of a script of the package (or of the bench), or null for V8's, Node's and others'. */
 function layerOf(url) {
   if (url.startsWith("wasm://")) return "wasm core";
+  if (url.includes("/bench/")) return "bench loop";
+  if (!url.includes("/pkg/") && !url.includes("agui-profile-")) return null;
   const file = path.basename(url);
   if (file === "agui_tool_calls.js") return "boundary: wasm-bindgen glue (strings and bytes in and out)";
-  if (file === "init.js" || file === "index.js") return "boundary: JS API (argument checks, the calls into wasm)";
   if (file === "snapshot.js" || file === "partial-value.js") return "JS snapshot layer";
-  if (url.includes("/bench/")) return "bench loop";
-  return null;
+  return "boundary: JS API (argument checks, the calls into wasm)";
 }
 
 /** Self time by layer and by function, a builtin's time counted for the layer that called it. */
@@ -107,7 +124,8 @@ function summarise(profile, key) {
       const l = layerOf(byId.get(n).callFrame.url);
       if (l) return l;
     }
-    return byId.get(id).callFrame.functionName === "(garbage collector)" ? "garbage collector" : "other";
+    const name = byId.get(id).callFrame.functionName;
+    return name === "(garbage collector)" ? "garbage collector" : name === "(program)" ? "V8 (program): compiling and engine work" : "other";
   };
   const self = new Map();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
@@ -116,7 +134,7 @@ function summarise(profile, key) {
   let total = 0;
   for (const [id, us] of self) {
     const { functionName, url, lineNumber } = byId.get(id).callFrame;
-    if (functionName === "(idle)" || functionName === "(program)" || functionName === "(root)") continue;
+    if (functionName === "(idle)" || functionName === "(root)") continue;
     const layer = layerOfNode(id);
     const where = `${functionName || "(anonymous)"}${url && !url.startsWith("wasm://") ? ` ${path.basename(url)}:${lineNumber + 1}` : ""}`;
     const key2 = `${where}\0${layer}`;
@@ -125,7 +143,8 @@ function summarise(profile, key) {
     total += us;
   }
   const pct = (us) => `${((us / total) * 100).toFixed(1)}%`;
-  console.log(`\n## scenario ${key}: ${(total / 1e3).toFixed(0)} ms sampled over ${PASSES} passes\n`);
+  const passes = key.startsWith("cold") ? "the import and the first stream" : `${PASSES} passes`;
+  console.log(`\n## scenario ${key}: ${(total / 1e3).toFixed(0)} ms sampled over ${passes}\n`);
   console.log("| layer | self time |\n|---|---|");
   for (const [name, us] of [...layers].sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${pct(us)} |`);
   console.log("\n| function | layer | self time |\n|---|---|---|");
@@ -144,6 +163,10 @@ if (process.argv[2] === "--child") {
   const pkgDir = namedPackage();
   try {
     for (const key of keys) {
+      if (key === "cold") {
+        summarise(profiledCold(pkgDir), "cold, Node");
+        continue;
+      }
       if (chromium) {
         summarise(await profiledInChromium(pkgDir, key), `${key}, Chromium`);
         continue;
