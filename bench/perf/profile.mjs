@@ -1,6 +1,7 @@
 // Where the steady-state time goes: a V8 CPU profile of ours on the
 // scenarios of `npm run bench`, summed by function (self time) and by layer.
-//   node bench/perf/profile.mjs [a|b|cold ...] [--chromium]   (after `npm run build`)
+//   node bench/perf/profile.mjs [a|b|cold ...] [--chromium] [--save DIR]
+// (after `npm run build`; --save keeps the .cpuprofile files for DevTools).
 // It runs pkg/ with its wasm module re-optimised exactly as the build does
 // but keeping the function names (the build strips them), so that the
 // core's functions are named in the profile; the JS is pkg/'s, unchanged.
@@ -152,29 +153,50 @@ function summarise(profile, key) {
     const [where, layer] = k.split("\0");
     console.log(`| \`${where}\` | ${layer} | ${pct(us)} |`);
   }
+  // Inside the core, what each function costs with its callees: the
+  // entry points and the phases (decode, plan, apply, the change record).
+  const inclusive = new Map();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const { functionName, url } = byId.get(n).callFrame;
+      if (!url.startsWith("wasm://") || seen.has(functionName)) continue;
+      seen.add(functionName);
+      inclusive.set(functionName, (inclusive.get(functionName) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    }
+  });
+  console.log("\n| wasm function | with its callees |\n|---|---|");
+  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`| \`${name}\` | ${pct(us)} |`);
 }
 
 if (process.argv[2] === "--child") {
   writeFileSync(process.argv[5], JSON.stringify(await profiled(process.argv[3], process.argv[4])));
 } else {
   const chromium = process.argv.includes("--chromium");
-  const args = process.argv.slice(2).filter((a) => a !== "--chromium");
+  const saveAt = process.argv.indexOf("--save");
+  const saveDir = saveAt > 0 ? path.resolve(process.argv[saveAt + 1]) : null;
+  const args = process.argv.slice(2).filter((a, i) => a !== "--chromium" && i !== saveAt - 2 && i !== saveAt - 1);
+  /** Summarises a profile, and keeps it for DevTools with --save DIR. */
+  const report = (profile, name) => {
+    if (saveDir) writeFileSync(path.join(saveDir, `${name.replace(/\W+/g, "-")}.cpuprofile`), JSON.stringify(profile));
+    summarise(profile, name);
+  };
   const keys = args.length > 0 ? args : ["a", "b"];
   const pkgDir = namedPackage();
   try {
     for (const key of keys) {
       if (key === "cold") {
-        summarise(profiledCold(pkgDir), "cold, Node");
+        report(profiledCold(pkgDir), "cold, Node");
         continue;
       }
       if (chromium) {
-        summarise(await profiledInChromium(pkgDir, key), `${key}, Chromium`);
+        report(await profiledInChromium(pkgDir, key), `${key}, Chromium`);
         continue;
       }
       const file = path.join(pkgDir, `${key}.cpuprofile`);
       const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), "--child", pkgDir, key, file], { stdio: "inherit" });
       if (child.status !== 0) throw new Error(`profiling ${key} failed`);
-      summarise(JSON.parse(readFileSync(file, "utf8")), `${key}, Node`);
+      report(JSON.parse(readFileSync(file, "utf8")), `${key}, Node`);
     }
   } finally {
     rmSync(pkgDir, { recursive: true, force: true });
