@@ -9,7 +9,9 @@
 // Every figure is a median of repetitions with its spread; in each
 // repetition the floor, ours and the reference run back to back, and the
 // ratios are taken within it, so that a load spike moves a repetition, not
-// one column.
+// one column. The steady state is timed in CPU time (Node: the process's;
+// Chromium: the renderer main thread's, through DevTools), which the load
+// of a shared machine moves far less than wall-clock time.
 //
 //   AGUI_BENCH_QUICK=1  the same code on tiny streams, one repetition,
 //                       nothing written (tests/js/perf-bench.test.mjs)
@@ -133,6 +135,29 @@ async function coldChromium(browser, url) {
 
 // ---- Chromium -------------------------------------------------------------
 
+/**
+ * The page's runner, timed in CPU time as in Node: the renderer main
+ * thread's (DevTools' Performance.getMetrics ThreadTime, in µs) around
+ * each pass, less what an empty round trip costs that thread.
+ */
+async function threadTimed(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const threadMs = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1e3;
+  const timed = async (fn) => {
+    const before = await threadMs();
+    const result = await fn();
+    return { result, ms: (await threadMs()) - before };
+  };
+  const empty = [];
+  for (let i = 0; i < 9; i++) empty.push((await timed(() => page.evaluate(() => 0))).ms);
+  const overhead = median(empty);
+  return async (key, variant) => {
+    const { result, ms } = await timed(() => page.evaluate(([k, v]) => window.bench.run(k, v), [key, variant]));
+    return { ms: ms - overhead, events: result.events };
+  };
+}
+
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 try {
   const { ToolCallTracker } = await import("/pkg/index.js");
@@ -180,8 +205,11 @@ function report({ machine, node, chromium, coldN, coldC }) {
     `Measured ${machine.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, Chromium ${machine.chromium}` +
       ` (the package built at commit ${machine.commit}); load average ${machine.load} at the start.`,
     "",
-    "The machine is shared with other jobs and noisy: absolute figures swing by 2x and more between runs." +
-      " The ratios, taken within one repetition where every column ran back to back, are what count." +
+    "The machine is shared with other jobs and noisy: wall-clock figures swing by 2x and more with the load." +
+      " So the steady state is timed in CPU time: in Node the process's (`process.cpuUsage()`, every thread, GC and compilers included)," +
+      " in Chromium the renderer main thread's (DevTools' `Performance.getMetrics` ThreadTime around each pass, less an empty round trip);" +
+      " the cold start, a latency, in wall-clock time (`performance.now()`). The ratios, taken within one repetition where every column" +
+      " ran back to back, are what count." +
       ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
       ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
     "",
@@ -312,7 +340,12 @@ const machine = {
   load: os.loadavg().map((x) => x.toFixed(1)).join(" / "),
 };
 
-const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE });
+/** Node's clock: the process's CPU time, every thread (GC and compiler threads too), in ms. */
+const cpuTime = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+};
+const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE, now: cpuTime });
 const node = await steady("Node", inNode.run);
 
 const dir = await pageDir();
@@ -332,7 +365,7 @@ try {
   await page.waitForFunction(() => window.bench !== undefined || window.failed !== undefined, null, { timeout: 60_000 });
   const failed = await page.evaluate(() => window.failed);
   if (failed) throw new Error(`the bench page failed: ${failed}`);
-  chromium = await steady("Chromium", (key, variant) => page.evaluate(([k, v]) => window.bench.run(k, v), [key, variant]));
+  chromium = await steady("Chromium", await threadTimed(page));
   await page.close();
   log("cold: Chromium");
   coldC = await coldChromium(browser, server.url);

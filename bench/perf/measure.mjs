@@ -1,26 +1,29 @@
 // The measured loops of `npm run bench` (bench/perf.bench.mjs), shared by
 // Node and the Chromium page so both run the very same code on the very
-// same streams. Plain ESM, no Node-only import; timing with
-// `performance.now()` (wall clock: the browser has nothing else).
+// same streams. Plain ESM, no Node-only import. Each loop reads the time
+// from `now()` (milliseconds): `performance.now()`, the wall clock, by
+// default (the browser has nothing else); Node passes its process CPU time.
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
+
+const wallClock = () => performance.now();
 
 /**
  * The floor: what any consumer of the stream pays at least, in the same
  * process. `TextDecoder` + split on the blank line + `JSON.parse` of each
  * frame, fed the same byte chunks as the tracker.
  */
-export function floor(chunks) {
+export function floor(chunks, now = wallClock) {
   const decoder = new TextDecoder();
   let buffer = "";
   let sink = 0;
-  const t0 = performance.now();
+  const t0 = now();
   for (const chunk of chunks) {
     buffer += decoder.decode(chunk, { stream: true });
     const frames = buffer.split("\n\n");
     buffer = frames.pop();
     for (const text of frames) sink += JSON.parse(text.slice(6)).type.length; // after "data: "
   }
-  return { ms: performance.now() - t0, sink };
+  return { ms: now() - t0, sink };
 }
 
 /** Reads what a streaming card shows: the open call's partial value. */
@@ -30,29 +33,29 @@ function readOpen(snapshot) {
 }
 
 /** Ours on raw bytes: `pushSse(chunk)`, `snapshot()`, the open call's `partialArgs`, per chunk. */
-export function oursSse(Tracker, chunks) {
+export function oursSse(Tracker, chunks, now = wallClock) {
   const tracker = new Tracker();
   let sink = 0;
-  const t0 = performance.now();
+  const t0 = now();
   for (const chunk of chunks) {
     tracker.pushSse(chunk);
     sink += readOpen(tracker.snapshot());
   }
-  const ms = performance.now() - t0;
+  const ms = now() - t0;
   tracker.free();
   return { ms, sink };
 }
 
 /** Ours on event objects: `push(event)`, `snapshot()`, the open call's `partialArgs`, per event. */
-export function oursPush(Tracker, events) {
+export function oursPush(Tracker, events, now = wallClock) {
   const tracker = new Tracker();
   let sink = 0;
-  const t0 = performance.now();
+  const t0 = now();
   for (const event of events) {
     tracker.push(event);
     sink += readOpen(tracker.snapshot());
   }
-  const ms = performance.now() - t0;
+  const ms = now() - t0;
   tracker.free();
   return { ms, sink };
 }
@@ -100,24 +103,24 @@ export function referencePipeline(ref, onState, raw = true) {
 }
 
 /** The reference through the whole stream: every item pushed, then until all is applied. */
-export async function reference(ref, items, raw = true) {
+export async function reference(ref, items, raw = true, now = wallClock) {
   let sink = 0;
-  const t0 = performance.now();
+  const t0 = now();
   const pipeline = referencePipeline(ref, (state) => (sink += state.messages?.length ?? 0), raw);
   for (const item of items) pipeline.push(item);
   await pipeline.end();
-  return { ms: performance.now() - t0, sink };
+  return { ms: now() - t0, sink };
 }
 
 /**
  * The steady-state runner: `run(key, variant)` times one pass of scenario
- * `key` (streams.mjs) and returns `{ ms, events }`. Variants: `floor`,
+ * `key` (streams.mjs) with `now` and returns `{ ms, events }`. Variants: `floor`,
  * `ours`, `ref` (one chunk per event), `oursPush`, `refPush` (event
  * objects), `floorMany`, `oursMany`, `refMany` (every event of the
  * scenario up to its last TOOL_CALL_ARGS in one chunk: the call is still
  * open, so the read of `partialArgs` is part of it).
  */
-export function runner({ Tracker, ref, scale = 1 }) {
+export function runner({ Tracker, ref, scale = 1, now = wallClock }) {
   const cache = new Map();
   const streams = (key) => {
     if (!cache.has(key)) {
@@ -128,14 +131,14 @@ export function runner({ Tracker, ref, scale = 1 }) {
     return cache.get(key);
   };
   const variants = {
-    floor: (s) => [floor(s.chunks), s.events.length],
-    ours: (s) => [oursSse(Tracker, s.chunks), s.events.length],
-    ref: async (s) => [await reference(ref, s.chunks), s.events.length],
-    oursPush: (s) => [oursPush(Tracker, s.events), s.events.length],
-    refPush: async (s) => [await reference(ref, s.events, false), s.events.length],
-    floorMany: (s) => [floor(s.manyChunk), s.many.length],
-    oursMany: (s) => [oursSse(Tracker, s.manyChunk), s.many.length],
-    refMany: async (s) => [await reference(ref, s.manyChunk), s.many.length],
+    floor: (s) => [floor(s.chunks, now), s.events.length],
+    ours: (s) => [oursSse(Tracker, s.chunks, now), s.events.length],
+    ref: async (s) => [await reference(ref, s.chunks, true, now), s.events.length],
+    oursPush: (s) => [oursPush(Tracker, s.events, now), s.events.length],
+    refPush: async (s) => [await reference(ref, s.events, false, now), s.events.length],
+    floorMany: (s) => [floor(s.manyChunk, now), s.many.length],
+    oursMany: (s) => [oursSse(Tracker, s.manyChunk, now), s.many.length],
+    refMany: async (s) => [await reference(ref, s.manyChunk, true, now), s.many.length],
   };
   return {
     async run(key, variant) {
