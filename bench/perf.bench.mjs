@@ -318,15 +318,19 @@ What one event costs, from the bytes of the stream to a snapshot a
 component can render, against the floor (what any consumer pays to decode
 and parse the same bytes) and against the reference consumer,
 \`@ag-ui/client\` 1.0. Written by \`npm run bench\` (bench/perf.bench.mjs,
-after \`npm run build\`); the same streams (bench/perf/streams.mjs) and the
+after \`npm run build\`): the same streams (bench/perf/streams.mjs) and the
 same measured loops (bench/perf/measure.mjs) run in Node and in one
-headless Chromium page. (a) is one call whose 64 KB of arguments stream in
-deltas of 4 characters (${count.a.toLocaleString("en")} events); (b) is 100
-calls of 1 KB each, one after the other, each answered by the backend
-(${count.b.toLocaleString("en")} events). Every event is its own \`data:\`
-frame; before the timed repetitions each loop runs once, so that the engine
-has tiered the JS and the wasm up. \`npm run bench:profile\` (bench/perf/profile.mjs)
-shows where ours spends the time, by layer and by function.
+headless Chromium page.
+
+- (a): one call whose 64 KB of arguments stream in deltas of 4 characters
+  (${count.a.toLocaleString("en")} events);
+- (b): 100 calls of 1 KB each, one after the other, each answered by the
+  backend (${count.b.toLocaleString("en")} events).
+
+Every event is its own \`data:\` frame. Before the timed repetitions each
+loop runs once, so that the engine has tiered the JS and the wasm up.
+\`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
+the time, by layer and by function.
 `;
 
 // ---- main -----------------------------------------------------------------------
