@@ -150,16 +150,22 @@ export function runner({ Tracker, ref, scale = 1, now = wallClock }) {
   };
 }
 
-/**
- * A page's (or process's) first stream, `chunks` one event each: the time
- * from the start of `load()` (the import) to the first snapshot that shows
- * the call, and the whole stream's cost per event after the import.
- * `lib` is `ours` or `ref`.
- */
-export async function cold(lib, load, chunks) {
+/** A cold start, first half: the import, wall-clock ms (a latency). */
+export async function coldImport(load) {
   const t0 = performance.now();
   const mod = await load();
-  const t1 = performance.now();
+  return { mod, importMs: performance.now() - t0 };
+}
+
+/**
+ * A cold start, second half: a page's (or process's) first stream through
+ * `mod` (`lib` is `ours` or `ref`), `chunks` one event each. Returns
+ * `toFirstMs`, wall-clock ms from its start to the first snapshot (or
+ * state) that shows the call, and `ms`, the whole stream timed with `now`.
+ */
+export async function coldStream(lib, mod, chunks, now = wallClock) {
+  const t0 = performance.now();
+  const start = now();
   let first;
   if (lib === "ours") {
     const tracker = new mod.ToolCallTracker();
@@ -183,6 +189,5 @@ export async function cold(lib, load, chunks) {
     for (const chunk of chunks.slice(2)) pipeline.push(chunk);
     await pipeline.end();
   }
-  const t2 = performance.now();
-  return { importMs: t1 - t0, firstSnapshotMs: first - t0, perEventUs: ((t2 - t1) * 1e3) / chunks.length, events: chunks.length };
+  return { toFirstMs: first - t0, ms: now() - start };
 }
