@@ -140,8 +140,9 @@ async function coldChromium(browser, url) {
 
 /**
  * Times what `fn` makes the page do in CPU time, as Node is timed: the
- * renderer main thread's (DevTools' Performance.getMetrics ThreadTime, in
- * µs) around it, less what an empty round trip costs that thread.
+ * renderer main thread's (DevTools' Performance.getMetrics ThreadTime:
+ * seconds, to the µs) around it, less what an empty round trip costs that
+ * thread.
  */
 async function threadTimer(page) {
   const cdp = await page.context().newCDPSession(page);
