@@ -39,7 +39,7 @@ const REPS = QUICK ? 1 : Number(process.env.REPS ?? 5);
  * on (b) a single one (20-25 s on this machine), all under 5 minutes.
  */
 const REF_REPS = { a: QUICK ? 1 : 3, b: 1, other: 1 };
-const COLD_SAMPLES = QUICK ? 1 : 9;
+const COLD_SAMPLES = QUICK ? 1 : 7;
 const OUT = process.env.AGUI_BENCH_OUT ?? (QUICK ? null : path.join(root, "docs", "performance.md"));
 const SCENARIOS = { a: "1 call, 64 KB arguments", b: "100 calls x 1 KB" };
 
