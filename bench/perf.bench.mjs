@@ -22,6 +22,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { rolldown } from "rolldown";
 import { launchChromium } from "../tests/js/support/chromium.mjs";
 import { serveStatic } from "../tests/js/support/static-server.mjs";
@@ -66,11 +68,15 @@ const ratio = (xs) => spread(xs, "x");
 
 /**
  * Runs the steady-state repetitions through `run(key, variant)` (Node's
- * runner or the page's) and returns per-event µs by scenario and variant,
+ * runner or the page's), `collect()` collecting the garbage before each
+ * pass, and returns per-event µs by scenario and variant,
  * one entry per repetition, plus the ratios taken within each repetition.
  */
-async function steady(env, run) {
+async function steady(env, run, collect) {
   const perEvent = async (key, variant) => {
+    // Each pass starts on a collected heap: the garbage of the pass before
+    // (the reference's, above all) is not collected on this one's time.
+    await collect();
     const { ms, events } = await run(key, variant);
     return (ms * 1e3) / events;
   };
@@ -162,13 +168,15 @@ async function threadTimer(page) {
   };
 }
 
-/** The page's steady-state runner, timed in the thread's CPU time. */
+/** The page's steady-state runner, timed in the thread's CPU time, and its garbage collection. */
 async function threadTimed(page) {
   const timed = await threadTimer(page);
-  return async (key, variant) => {
+  const cdp = await page.context().newCDPSession(page);
+  const run = async (key, variant) => {
     const { result, ms } = await timed(() => page.evaluate(([k, v]) => window.bench.run(k, v), [key, variant]));
     return { ms, events: result.events };
   };
+  return [run, () => cdp.send("HeapProfiler.collectGarbage")];
 }
 
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
@@ -223,8 +231,8 @@ function report({ machine, node, chromium, coldN, coldC }) {
     "The machine is shared with other jobs and noisy: wall-clock figures swing by 2x and more with the load." +
       " So the steady state is timed in CPU time: in Node the process's (`process.cpuUsage()`, every thread, GC and compilers included)," +
       " in Chromium the renderer main thread's (DevTools' `Performance.getMetrics` ThreadTime around each pass, less an empty round trip);" +
-      " the cold start's import, a latency, in wall-clock time (`performance.now()`). The ratios, taken within one repetition where every column" +
-      " ran back to back, are what count." +
+      " the cold start's import, a latency, in wall-clock time (`performance.now()`). Each steady-state pass starts on a collected heap" +
+      " (outside the timing). The ratios, taken within one repetition where every column ran back to back, are what count." +
       ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
       ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
     "",
@@ -370,7 +378,8 @@ const cpuTime = () => {
   return (user + system) / 1e3;
 };
 const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE, now: cpuTime });
-const node = await steady("Node", inNode.run);
+v8.setFlagsFromString("--expose-gc");
+const node = await steady("Node", inNode.run, runInNewContext("gc"));
 
 const dir = await pageDir();
 const server = await serveStatic(
@@ -389,7 +398,7 @@ try {
   await page.waitForFunction(() => window.bench !== undefined || window.failed !== undefined, null, { timeout: 60_000 });
   const failed = await page.evaluate(() => window.failed);
   if (failed) throw new Error(`the bench page failed: ${failed}`);
-  chromium = await steady("Chromium", await threadTimed(page));
+  chromium = await steady("Chromium", ...(await threadTimed(page)));
   await page.close();
   log("cold: Chromium");
   coldC = await coldChromium(browser, server.url);
