@@ -361,9 +361,9 @@ headless Chromium page.
 Every event is its own \`data:\` frame. Before the timed repetitions the
 floor's and our loops run twice on the same streams, the reference's three
 times on a 1 KB stream, so that the engine has tiered the JS and the wasm
-up. In
-Node, \`@ag-ui/client\` is imported from node_modules as installed; the
-page loads it bundled and minified (rolldown), as an application ships it.
+up. In Node, \`@ag-ui/client\` is imported from node_modules as installed;
+the page loads it bundled and minified (rolldown), as an application ships
+it.
 \`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
 the time, by layer and by function.
 `;
