@@ -114,9 +114,9 @@ export async function reference(ref, items, raw = true, now = wallClock) {
 
 /**
  * The steady-state runner: `run(key, variant)` times one pass of scenario
- * `key` (streams.mjs) with `now` and returns `{ ms, events }`. Variants: `floor`,
- * `ours`, `ref` (one chunk per event), `oursPush`, `refPush` (event
- * objects), `floorMany`, `oursMany`, `refMany` (every event of the
+ * `key` (streams.mjs) with `now` and returns `{ ms, events }`. Variants:
+ * `floor`, `ours`, `ref` (one chunk per event), `oursPush`, `refPush`
+ * (event objects), `floorMany`, `oursMany`, `refMany` (every event of the
  * scenario up to its last TOOL_CALL_ARGS in one chunk: the call is still
  * open, so the read of `partialArgs` is part of it).
  */
