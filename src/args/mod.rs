@@ -205,6 +205,27 @@ impl ArgsReader {
         })
     }
 
+    /// [`ArgsReader::partial`] without allocating its suffix: the suffix is
+    /// appended to `suffix`, and the cut returned in UTF-16 code units.
+    ///
+    /// ```
+    /// use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+    ///
+    /// let mut reader = ArgsReader::new(ArgsLimits::default());
+    /// let mut suffix = String::from("kept:");
+    /// assert_eq!(reader.partial_into(&mut suffix), None);
+    /// reader.push(r#"{"a":["é"#);
+    /// let partial = reader.partial().unwrap();
+    /// assert_eq!(reader.partial_into(&mut suffix), Some(partial.cut_utf16));
+    /// assert_eq!(suffix, format!("kept:{}", partial.suffix));
+    /// assert_eq!(suffix, "kept:\"]}");
+    /// ```
+    pub fn partial_into(&self, suffix: &mut String) -> Option<usize> {
+        let cut = self.scanner.cut()?;
+        self.scanner.write_suffix(cut, suffix);
+        Some(cut.at_utf16)
+    }
+
     /// The partial value as JSON text (`text[..cut] + suffix`).
     pub fn partial_json(&self) -> Option<String> {
         self.partial()

@@ -248,11 +248,16 @@ impl Scanner {
     /// What closes the prefix at `cut`: O(depth).
     pub(crate) fn suffix(&self, cut: Cut) -> String {
         let mut suffix = String::with_capacity(usize::from(cut.depth) + 1);
-        if cut.in_string {
-            suffix.push('"');
-        }
-        self.nesting.closers(usize::from(cut.depth), &mut suffix);
+        self.write_suffix(cut, &mut suffix);
         suffix
+    }
+
+    /// [`Scanner::suffix`], appended to `out`.
+    pub(crate) fn write_suffix(&self, cut: Cut, out: &mut String) {
+        if cut.in_string {
+            out.push('"');
+        }
+        self.nesting.closers(usize::from(cut.depth), out);
     }
 
     /// How the text (all of it read) ends.

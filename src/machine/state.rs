@@ -180,6 +180,15 @@ impl ToolCall {
         }
     }
 
+    /// [`ToolCall::partial`] without allocating: its suffix appended to
+    /// `suffix`, its cut in UTF-16 code units returned.
+    pub fn partial_into(&self, suffix: &mut String) -> Option<usize> {
+        match self.status {
+            CallStatus::Open => self.args.partial_into(suffix),
+            _ => None,
+        }
+    }
+
     /// The parsed arguments, only once the call is complete (rules T5, T6):
     /// the value, or why the text is not one (parse or limit error).
     pub fn arguments(&self) -> Option<&Result<Value, ArgsError>> {

@@ -55,7 +55,7 @@ impl<'a> ChangeRecord<'a> {
 #[derive(Default)]
 pub struct TextChange {
     header: Box<[f64; 6]>,
-    text: Vec<u8>,
+    text: String,
 }
 
 impl TextChange {
@@ -68,14 +68,10 @@ impl TextChange {
         let call = &tracker.calls()[only.index];
         let append = call.args_text().get(only.text_from..).unwrap_or_default();
         self.text.clear();
-        self.text.extend_from_slice(append.as_bytes());
-        let cut = match call.partial() {
-            Some(p) => {
-                self.text.extend_from_slice(p.suffix.as_bytes());
-                p.cut_utf16 as f64
-            }
-            None => -1.0,
-        };
+        self.text.push_str(append);
+        let cut = call
+            .partial_into(&mut self.text)
+            .map_or(-1.0, |cut| cut as f64);
         *self.header = [
             tracker.version() as f64,
             only.index as f64,
@@ -89,7 +85,7 @@ impl TextChange {
 
     /// The header and the text.
     pub fn parts(&self) -> (&[f64; 6], &[u8]) {
-        (&self.header, &self.text)
+        (&self.header, self.text.as_bytes())
     }
 
     /// The address of the header in the module's memory.
