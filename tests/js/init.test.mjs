@@ -62,3 +62,12 @@ test("without Node's zlib, the module loads through DecompressionStream", () => 
   );
   assert.equal(out, "running");
 });
+
+test("the modules a stream runs carry V8's compile hint on line 1, their lines still those of js/", () => {
+  const lines = (file) => readFileSync(file, "utf8").split("\n");
+  for (const name of ["init.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
+    assert.equal(lines(path.join(pkgDir, name))[0], "//# allFunctionsCalledOnLoad", name);
+  }
+  assert.equal(lines(path.join(pkgDir, "init.js")).length, lines(path.join(pkgDir, "..", "js", "index.js")).length);
+  assert.equal(lines(path.join(pkgDir, "snapshot.js")).length, lines(path.join(pkgDir, "..", "js", "snapshot.js")).length);
+});
