@@ -79,8 +79,8 @@ try {
       const atLoad = await thread();
       await tab.evaluate(() => window.load());
       results[n].importCpuMs.push((await thread()) - atLoad);
-      // Until the page is idle, as it is when a first call streams in (the
-      // main entry's warm-up runs then): its main-thread time apart.
+      // Until the page is idle, as it is when a first call streams in: any
+      // work the import left for later is counted apart.
       const atIdle = await thread();
       await tab.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
       results[n].idleCpuMs.push((await thread()) - atIdle);
