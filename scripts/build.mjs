@@ -1,5 +1,5 @@
 // Builds the publishable package into pkg/:
-//   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt -Oz
+//   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt
 //   -> the wasm, as a file or embedded (see `wasmLoading`) -> the JS layer of js/
 //   and what pkg-template/ adds (package.json, README, LICENSE).
 //
@@ -38,6 +38,15 @@ const wasmFeatures = [
   "--enable-multivalue",
 ];
 
+/**
+ * The page downloads the module gzipped, so these flags minimise its gzip
+ * size, not its raw size: `-Oz` inlines every function with one caller,
+ * which makes the code 2% smaller raw but 6% bigger gzip (the inlined
+ * copies no longer repeat one another). `-O2` with that inlining capped at
+ * 20 instructions measured smallest gzip of the levels and caps tried.
+ */
+const wasmOptLevel = ["-O2", "--one-caller-inline-max-function-size=20"];
+
 function compile() {
   run("cargo", ["build", "--release", "--lib", "--target", "wasm32-unknown-unknown"]);
   run("wasm-bindgen", [
@@ -47,7 +56,7 @@ function compile() {
     path.join(target, "wasm32-unknown-unknown", "release", `${crate}.wasm`),
   ]);
   const wasmOpt = path.join(root, "node_modules", ".bin", "wasm-opt");
-  run(wasmOpt, ["-Oz", "--strip-debug", "--strip-producers", "--strip-target-features", ...wasmFeatures, path.join(bindgenOut, `${crate}_bg.wasm`), "-o", path.join(bindgenOut, `${crate}_opt.wasm`)]);
+  run(wasmOpt, [...wasmOptLevel, "--strip-debug", "--strip-producers", "--strip-target-features", ...wasmFeatures, path.join(bindgenOut, `${crate}_bg.wasm`), "-o", path.join(bindgenOut, `${crate}_opt.wasm`)]);
 }
 
 /**
