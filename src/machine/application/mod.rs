@@ -304,9 +304,16 @@ mod tests {
     /// with `{:?}` (whose escaping machinery the wasm module leaves out).
     #[test]
     fn refusal_messages_quote_ids_as_json() {
-        let e = ApplicationError::UnknownCall { id: "c\"1\u{1}".into() };
+        let e = ApplicationError::UnknownCall {
+            id: "c\"1\u{1}".into(),
+        };
         assert_eq!(e.to_string(), r#"no tool call "c\"1\u0001" in this thread"#);
-        let e = ApplicationError::MessageIdInUse { message_id: "m\u{7f}".into() };
-        assert_eq!(e.to_string(), "message id \"m\u{7f}\" is already used in this thread");
+        let e = ApplicationError::MessageIdInUse {
+            message_id: "m\u{7f}".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "message id \"m\u{7f}\" is already used in this thread"
+        );
     }
 }
