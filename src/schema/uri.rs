@@ -138,7 +138,15 @@ fn remove_dots(path: &str) -> String {
             s => out.push(s),
         }
     }
-    out.join("/")
+    // Joined by hand: no `[&str]::join` is linked into the wasm module.
+    let mut joined = String::with_capacity(path.len());
+    for (i, seg) in out.iter().enumerate() {
+        if i > 0 {
+            joined.push('/');
+        }
+        joined.push_str(seg);
+    }
+    joined
 }
 
 /// Splits a URI into the part before `#` and the fragment (empty when absent).
