@@ -625,9 +625,11 @@ impl Tracker {
         messages: Vec<Message>,
         run_input: bool,
     ) -> Result<(), Violation> {
-        let mut new_ids = HashSet::new();
+        // Owned ids: a set of the type of `message_ids`, one hash-set
+        // instantiation less in the wasm module (history is read rarely).
+        let mut new_ids: HashSet<String> = HashSet::new();
         for call in messages.iter().flat_map(|m| &m.tool_calls) {
-            if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.as_str()) {
+            if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.clone()) {
                 self.check_call_limit(plan, &call.id)?;
                 plan.new_calls += 1;
             }

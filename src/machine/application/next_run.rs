@@ -51,11 +51,12 @@ impl Tracker {
     /// its `toolCallId` in `input.messages`. Empty when the input may
     /// continue the thread.
     pub fn check_input(&self, input: &RunInput) -> Vec<UnansweredCall> {
-        let answered: HashSet<&str> = input
+        // Owned ids, as in `plan_seed`: one hash-set instantiation less.
+        let answered: HashSet<String> = input
             .messages
             .iter()
             .filter(|m| m.role == "tool")
-            .filter_map(|m| m.tool_call_id.as_deref())
+            .filter_map(|m| m.tool_call_id.clone())
             .collect();
         self.calls
             .iter()
