@@ -331,12 +331,11 @@ impl Tracker {
         }
         for tool in tools.unwrap_or_default() {
             if !from_stream {
-                self.application_tools
-                    .insert(tool.name.clone(), tool.clone());
+                self.application_tools.insert(tool.clone());
             } else if !self.is_applications_schema(&tool) {
                 self.stream_schemas.insert(tool.name.clone());
             }
-            self.run_tools.insert(tool.name.clone(), tool);
+            self.run_tools.insert(tool);
         }
     }
 
