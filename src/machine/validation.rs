@@ -30,12 +30,12 @@ pub(crate) struct Schemas {
     engine: Rc<dyn PatternEngine>,
     /// Compiles the patterns of schemas only the stream supplied.
     stream_engine: Rc<dyn PatternEngine>,
-    /// Each tool's place in `schemas`: a map of the type the tracker's id
+    /// Each tool's place in `compiled`: a map of the type the tracker's id
     /// index has, so the wasm module carries one hash-map instantiation
     /// less.
-    compiled: HashMap<String, usize>,
+    by_name: HashMap<String, usize>,
     /// `None`: the tool has no usable schema.
-    schemas: Vec<Option<Rc<Schema>>>,
+    compiled: Vec<Option<Rc<Schema>>>,
 }
 
 impl Schemas {
@@ -43,22 +43,22 @@ impl Schemas {
         Schemas {
             engine,
             stream_engine: Rc::new(StreamPatterns),
-            compiled: HashMap::new(),
-            schemas: Vec::new(),
+            by_name: HashMap::new(),
+            compiled: Vec::new(),
         }
     }
 
     /// The advertised tools changed: compile again on next use.
     pub(crate) fn forget(&mut self) {
+        self.by_name.clear();
         self.compiled.clear();
-        self.schemas.clear();
     }
 
     /// The compiled schema of `tool`; `from_stream` when only the stream
     /// supplied it (rule S1: its patterns are not run, see `StreamPatterns`).
     fn of(&mut self, tool: &Tool, from_stream: bool) -> Option<Rc<Schema>> {
-        if let Some(&at) = self.compiled.get(&tool.name) {
-            return self.schemas.get(at).cloned().flatten();
+        if let Some(&at) = self.by_name.get(&tool.name) {
+            return self.compiled.get(at).cloned().flatten();
         }
         let engine = if from_stream {
             &self.stream_engine
@@ -69,8 +69,8 @@ impl Schemas {
             serde_json::Value::Null => None,
             parameters => Schema::compile(parameters, &**engine).ok().map(Rc::new),
         };
-        self.compiled.insert(tool.name.clone(), self.schemas.len());
-        self.schemas.push(schema.clone());
+        self.by_name.insert(tool.name.clone(), self.compiled.len());
+        self.compiled.push(schema.clone());
         schema
     }
 }
