@@ -74,11 +74,12 @@ function glue() {
 }
 
 /**
- * What a page downloads carries no comments: whole-line `//` comments and
- * `/** ... *\/` blocks become empty lines (line numbers, so stack traces,
- * still match js/), 3.6 KB gzip less. Only whole lines go, and only where no
- * line can be inside a string: a file with a template literal or a string
- * spanning lines is refused.
+ * What a page downloads carries no comments and no indentation: whole-line
+ * `//` comments and `/** ... *\/` blocks become empty lines (line numbers,
+ * so stack traces, still match js/), 3.6 KB gzip less, and each line loses
+ * its leading blanks, 0.6 KB more. Only whole lines and line starts change,
+ * and only where no line can be inside a string: a file with a template
+ * literal or a string spanning lines is refused.
  */
 function stripComments(file) {
   const source = readFileSync(file, "utf8");
@@ -87,7 +88,8 @@ function stripComments(file) {
   const blank = (text) => text.replace(/[^\n]/g, "");
   const stripped = source
     .replace(/^[ \t]*\/\*\*(?:(?!\*\/)[\s\S])*\*\/[ \t]*$/gm, blank)
-    .replace(/^[ \t]*\/\/.*$/gm, "");
+    .replace(/^[ \t]*\/\/.*$/gm, "")
+    .replace(/^[ \t]+/gm, "");
   writeFileSync(file, stripped);
 }
 
