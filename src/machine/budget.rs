@@ -17,11 +17,10 @@
 
 use super::plan::{CallRef, Op, Plan};
 use super::state::{ToolCall, ToolResult};
-use super::Tracker;
+use super::{Names, Tracker};
 use crate::events::{Message, Opaque};
 use crate::violation::Violation;
 use serde_json::Value;
-use std::collections::HashSet;
 use std::mem::size_of;
 
 /// What a map or set entry costs beyond its key and value: hashing,
@@ -267,8 +266,8 @@ impl Tracker {
     /// History: message owners, the calls not known yet (their argument
     /// text and parsed value) and tool messages' answers.
     fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
-        // Owned ids, as in `plan_seed`: one hash-set instantiation less.
-        let mut new_calls: HashSet<String> = HashSet::new();
+        // Owned ids, as in `plan_seed`.
+        let mut new_calls = Names::default();
         for m in messages {
             self.check_id(c, "messages[].id", Some(&m.id));
             self.check_id(c, "messages[].subagentRunId", m.owner.as_deref());

@@ -10,6 +10,7 @@ pub(crate) mod budget;
 mod changes;
 mod indices;
 pub(crate) mod lanes;
+mod names;
 pub(crate) mod plan;
 mod state;
 mod tools;
@@ -28,7 +29,8 @@ use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
-use std::collections::{HashMap, HashSet};
+use names::Names;
+use std::collections::HashMap;
 use tools::Tools;
 
 /// Bounds on what one thread may make the tracker hold (rule S5); each is
@@ -129,7 +131,7 @@ pub struct Tracker {
     pub(crate) run_tools: Tools,
     /// Run tools whose schema only the stream supplied: none of the
     /// application's tools of that name has the same `parameters`.
-    pub(crate) stream_schemas: HashSet<String>,
+    pub(crate) stream_schemas: Names,
     /// The schemas of the tools the application's last run input gave
     /// ([`Tracker::start_run`]), by tool name.
     pub(crate) application_tools: Tools,
@@ -137,7 +139,7 @@ pub struct Tracker {
     pub(crate) messages: HashMap<String, Option<String>>,
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
-    pub(crate) message_ids: HashSet<String>,
+    pub(crate) message_ids: Names,
     /// The order in which the thread's message ids were first seen (text
     /// messages, parent messages, history): where calls happened between
     /// them (see [`Tracker::message_position`]).
@@ -186,10 +188,10 @@ impl Tracker {
             run_calls: Vec::new(),
             option_tools,
             run_tools: Tools::default(),
-            stream_schemas: HashSet::new(),
+            stream_schemas: Names::default(),
             application_tools: Tools::default(),
             messages: HashMap::new(),
-            message_ids: HashSet::new(),
+            message_ids: Names::default(),
             message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),

@@ -4,7 +4,7 @@
 
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
-use super::Tracker;
+use super::{Names, Tracker};
 use crate::args::ArgsError;
 use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
@@ -625,9 +625,9 @@ impl Tracker {
         messages: Vec<Message>,
         run_input: bool,
     ) -> Result<(), Violation> {
-        // Owned ids: a set of the type of `message_ids`, one hash-set
-        // instantiation less in the wasm module (history is read rarely).
-        let mut new_ids: HashSet<String> = HashSet::new();
+        // Owned ids, in the set type of `message_ids`: no hash-table
+        // instantiation of its own in the wasm module (history is rare).
+        let mut new_ids = Names::default();
         for call in messages.iter().flat_map(|m| &m.tool_calls) {
             if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.clone()) {
                 self.check_call_limit(plan, &call.id)?;
