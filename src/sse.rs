@@ -156,18 +156,19 @@ impl SseDecoder {
             self.after_cr = false;
             rest = rest.strip_prefix('\n').unwrap_or(rest);
         }
-        while let Some(end) = line_end(rest) {
-            if self.exceeds(self.line.len(), end) {
+        // `line_end` gives a char boundary (CR and LF are ASCII) and each
+        // terminator is one byte, so the checked forms below never fail;
+        // unlike `&rest[..end]`, they link no string-slicing panic (whose
+        // message formatting costs the wasm module a kilobyte gzip).
+        while let Some((head, tail)) = line_end(rest).and_then(|end| rest.split_at_checked(end)) {
+            if self.exceeds(self.line.len(), head.len()) {
                 return self.stop(SseOverflow::Line);
             }
-            let (head, tail) = rest.split_at(end);
-            let terminator = tail.as_bytes()[0];
-            rest = &tail[1..];
-            if terminator == b'\r' {
-                match rest.as_bytes().first() {
-                    Some(b'\n') => rest = &rest[1..],
-                    None => self.after_cr = true,
-                    Some(_) => {}
+            rest = tail.get(1..).unwrap_or_default();
+            if tail.starts_with('\r') {
+                match rest.strip_prefix('\n') {
+                    Some(after) => rest = after,
+                    None => self.after_cr = rest.is_empty(),
                 }
             }
             if self.line.is_empty() {
