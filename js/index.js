@@ -52,8 +52,6 @@ export class ToolCallTracker {
   #carry = "";
   /** The `onEvent` option; without it no event is copied or parsed for it. */
   #onEvent;
-  /** Where the core's change header lives in wasm memory (`takeChange`). */
-  #header;
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
@@ -69,7 +67,6 @@ export class ToolCallTracker {
       throw new TypeError(`ToolCallTracker options: ${error.message}`);
     }
     this.#onEvent = onEvent;
-    this.#header = this.#core.changeHeader();
   }
 
   /** Reads one AG-UI event object. */
@@ -79,14 +76,14 @@ export class ToolCallTracker {
     this.#live("push");
     const text = jsonText(event, "push(event)") ?? "null";
     crossing(text, "push(event)");
-    return this.#pushed("push", feedJson, text, this.#onEvent && (() => this.#accepted(event)));
+    return this.#pushed("push", "feedJson", text, this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
     this.#live("pushJson");
     requireString(text, "pushJson(text): text");
-    return this.#pushed("pushJson", feedJson, text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
+    return this.#pushed("pushJson", "feedJson", text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
@@ -95,7 +92,7 @@ export class ToolCallTracker {
     const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
-      return this.#pushed("pushSse", feedSse, crossing(bytes, "pushSse(chunk): chunk"), events);
+      return this.#pushed("pushSse", "feedSse", crossing(bytes, "pushSse(chunk): chunk"), events);
     }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
@@ -103,7 +100,7 @@ export class ToolCallTracker {
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed("pushSse", feedSseText, crossing(text, "pushSse(chunk): chunk"), events);
+    return this.#pushed("pushSse", "feedSse", encoder.encode(crossing(text, "pushSse(chunk): chunk")), events);
   }
 
   /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
@@ -223,54 +220,42 @@ export class ToolCallTracker {
     try {
       return fn(core);
     } catch (error) {
-      this.#trapped(method, core, error);
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      this.#trap = error;
+      this.#core = null;
+      this.#listeners.clear();
+      release(core);
+      throw new TrackerTrappedError(method, error);
     }
-  }
-
-  /** Rethrows `error`; a trap first drops the core (see `#call`). */
-  #trapped(method, core, error) {
-    if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-    this.#trap = error;
-    this.#core = null;
-    this.#listeners.clear();
-    release(core);
-    throw new TrackerTrappedError(method, error);
   }
 
   /**
-   * Reads `input` with `feed(core, input)` and folds in what changed; `events()`,
-   * when given, lists the events read for `onEvent`. The hot path of every
-   * event: no closure, no JSON record for a delta (the core's change header
-   * and the delta's own bytes, read from wasm memory).
+   * Reads `input` with the core's method `feed` and folds in what changed;
+   * `events()`, when given, lists the events read for `onEvent`. What
+   * changed (see the binding): 0, nothing; 1, a record to take; otherwise
+   * text appended to one open call, described by the core's change header
+   * at that address and read from wasm memory (no JSON record).
    */
   #pushed(method, feed, input, events) {
     const before = this.#builder.snapshot;
-    const core = this.#live(method);
-    let record;
-    try {
-      feed(core, input);
-      const change = core.takeChange();
-      if (change === TEXT_APPENDED) this.#appended();
-      else if (change === RECORDED) record = core.takeRecord();
-    } catch (error) {
-      this.#trapped(method, core, error);
-    }
-    if (record !== undefined) this.#builder.apply(JSON.parse(record));
+    const change = this.#call(method, (core) => (core[feed](input), core.takeChange()));
+    if (change > 1) this.#appended(change);
+    else if (change) this.#builder.apply(JSON.parse(this.#call(method, (core) => core.takeRecord())));
     if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
   }
 
-  /** Folds in the text appended to one open call, as the core's change header describes it. */
-  #appended() {
-    const header = changeHeader(this.#header);
-    const at = header[2];
-    const appended = header[3];
-    const bytes = memoryBytes();
-    const append = utf8(bytes, at, appended);
-    const suffix = header[5] < 0 ? "" : utf8(bytes, at + appended, header[4]);
-    this.#builder.appendText(header[0], header[1], append, header[5], suffix);
+  /** Folds in the text appended to one open call: `[version, index, text address, append bytes, suffix bytes, cut]` at `header` (`TextChange` in the binding). */
+  #appended(header) {
+    const h = header / 8;
+    const bytes = memory();
+    const at = floats[h + 2], appended = floats[h + 3], closing = floats[h + 4];
+    // One read of the text; the suffix after it is ASCII, one unit per byte.
+    const text = utf8(bytes, at, appended + closing);
+    const end = text.length - closing;
+    this.#builder.appendText(floats[h], floats[h + 1], text.slice(0, end), floats[h + 5], text.slice(end));
   }
 
   /** A pushed event was read unless the stream stopped. */
@@ -319,45 +304,28 @@ export class ToolCallTracker {
   }
 }
 
-// How the core reads input for `#pushed` (module functions: no closure per event).
-const feedJson = (core, text) => core.feedJson(text);
-const feedSse = (core, bytes) => core.feedSse(bytes);
-const feedSseText = (core, text) => core.feedSseText(text);
-
-/** What `takeChange` reports (see the binding): text appended to one open call, or a record to take. */
-const TEXT_APPENDED = 1;
-const RECORDED = 2;
-
 // The wasm memory, read for change headers and appended text. Views are
 // remade when the memory grew (the old buffer is then detached, length 0).
 let bytesView = new Uint8Array(0);
-let headerView = new Float64Array(0);
-let headerViewAt = -1;
+let floats;
 
-function memoryBytes() {
-  if (bytesView.byteLength === 0) bytesView = new Uint8Array(initSync().memory.buffer);
+function memory() {
+  if (bytesView.byteLength === 0) {
+    bytesView = new Uint8Array(initSync().memory.buffer);
+    floats = new Float64Array(bytesView.buffer);
+  }
   return bytesView;
 }
 
-/** `[version, index, text address, append bytes, suffix bytes, cut]` at `at` (see `TextChange` in the binding). */
-function changeHeader(at) {
-  if (headerViewAt !== at || headerView.byteLength === 0) {
-    headerView = new Float64Array(memoryBytes().buffer, at, 6);
-    headerViewAt = at;
-  }
-  return headerView;
-}
-
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+const encoder = new TextEncoder();
 
 /** UTF-8 text in wasm memory; a short ASCII run (a typical delta) without a call into the decoder. */
 function utf8(bytes, at, length) {
-  if (length > 32) return decoder.decode(bytes.subarray(at, at + length));
   let text = "";
   for (let i = at; i < at + length; i++) {
-    const byte = bytes[i];
-    if (byte >= 0x80) return decoder.decode(bytes.subarray(at, at + length));
-    text += String.fromCharCode(byte);
+    if (bytes[i] > 127 || length > 32) return decoder.decode(bytes.subarray(at, at + length));
+    text += String.fromCharCode(bytes[i]);
   }
   return text;
 }

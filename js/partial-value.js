@@ -21,7 +21,7 @@ export class PartialValueBuilder {
   /** Text received and not yet read (starts at UTF-16 offset `#pos`). */
   #tail = "";
   #pos = 0;
-  /** Open containers, outermost first: { items } for arrays, { object, key, expectKey, protoKey } for objects. */
+  /** Open containers, outermost first: { items } for arrays, { object, key, expectKey } for objects. */
   #stack = [];
   /** The top-level value, once complete. */
   #root = undefined;
@@ -53,7 +53,7 @@ export class PartialValueBuilder {
     while (i < s.length) {
       const c = s[i];
       if (c === "{") {
-        this.#stack.push({ object: {}, key: undefined, expectKey: true, protoKey: false });
+        this.#stack.push({ object: {}, key: undefined, expectKey: true });
         i++;
       } else if (c === "[") {
         this.#stack.push({ items: [] });
@@ -115,7 +115,6 @@ export class PartialValueBuilder {
     if (top === undefined) this.#root = value;
     else if (top.items) top.items.push(value);
     else {
-      if (top.key === "__proto__") top.protoKey = true;
       define(top.object, top.key, value);
       top.key = undefined;
     }
@@ -136,7 +135,7 @@ export class PartialValueBuilder {
       if (frame.items) {
         copy = child === undefined ? frame.items.slice() : frame.items.concat([child]);
       } else {
-        copy = frame.protoKey ? { ...frame.object } : Object.assign({}, frame.object);
+        copy = Object.hasOwn(frame.object, "__proto__") ? { ...frame.object } : Object.assign({}, frame.object);
         if (child !== undefined) define(copy, frame.key, child);
       }
       child = Object.freeze(copy);

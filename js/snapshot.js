@@ -168,11 +168,6 @@ export class ToolCallState {
   }
 }
 
-// The change of `appendText`, reused from one delta to the next: the state
-// built from it copies what it keeps (`partialCell`), so nothing is
-// allocated for it per event.
-const APPENDED = { textOnly: true, append: "", partial: undefined };
-const APPENDED_PARTIAL = { cut: 0, suffix: "" };
 
 /** A partial value's prefix, closing text and (once read) value. */
 const partialCell = (partial) => partial && { cut: partial.cut, suffix: partial.suffix, read: false, value: undefined };
@@ -230,31 +225,12 @@ export class SnapshotBuilder {
 
   /**
    * Folds in text appended to one open call and nothing else (the core's
-   * commonest change, which it reports without a record): the call's next
-   * state replaces it in `calls` and in each list it is a member of.
+   * commonest change, which it reports without a record), as the record
+   * of that change.
    */
   appendText(version, index, append, cut, suffix) {
-    const prev = this.#snapshot;
-    if (version === prev.version) return prev;
-    const before = prev.calls[index];
-    APPENDED.append = append;
-    APPENDED.partial = cut < 0 ? undefined : APPENDED_PARTIAL;
-    APPENDED_PARTIAL.cut = cut;
-    APPENDED_PARTIAL.suffix = suffix;
-    const call = ToolCallState.next(before, APPENDED);
-    const calls = copy(prev.calls);
-    calls[index] = call;
-    this.#snapshot = Object.freeze({
-      version,
-      run: prev.run,
-      calls: Object.freeze(calls),
-      openCalls: replaced(prev.openCalls, before, call, isOpen),
-      completedCalls: replaced(prev.completedCalls, before, call, isCompleted),
-      pendingCalls: replaced(prev.pendingCalls, before, call, isPending),
-      violations: prev.violations,
-      fatal: prev.fatal,
-    });
-    return this.#snapshot;
+    const partial = cut < 0 ? undefined : { cut, suffix };
+    return this.apply({ version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null });
   }
 
   #calls(prevCalls, changed) {
@@ -294,14 +270,6 @@ function derived(list, keep, before, after, changed) {
   for (const { index } of changed) {
     if (keep(after[index])) next[next.indexOf(before[index])] = after[index];
   }
-  return Object.freeze(next);
-}
-
-/** A derived list with `before` replaced by `after`, a call whose membership (`keep`) did not change. */
-function replaced(list, before, after, keep) {
-  if (!keep(after)) return list;
-  const next = copy(list);
-  next[next.indexOf(before)] = after;
   return Object.freeze(next);
 }
 

@@ -111,8 +111,9 @@ impl Tracker {
     pub fn take_changes_into(&mut self, changes: &mut Changes) {
         let calls = &mut changes.calls;
         calls.clear();
-        // Drained, not taken: the dirty list keeps its capacity too.
-        for index in self.changes.calls.drain(..) {
+        // Taken, then given back cleared: the dirty list keeps its capacity.
+        let mut dirty = std::mem::take(&mut self.changes.calls);
+        for &index in &dirty {
             let call = &mut self.calls[index];
             let text_only = !call.meta_dirty;
             call.dirty = false;
@@ -125,6 +126,8 @@ impl Tracker {
             });
             call.taken_len = len;
         }
+        dirty.clear();
+        self.changes.calls = dirty;
         let book = &mut self.changes;
         let violations = book.violations_taken..self.violations.len();
         let violations_counted = self.violations.take_counted(book.violations_taken);

@@ -35,12 +35,9 @@ pub struct WasmTracker {
 }
 
 /// What `takeChange` found: nothing changed.
-const UNCHANGED: u32 = 0;
-/// What `takeChange` found: text appended to one open call and nothing
-/// else, described in the change header (`changeHeader`).
-const TEXT_APPENDED: u32 = 1;
-/// What `takeChange` found: anything else; `takeRecord` gives the record.
-const RECORDED: u32 = 2;
+const UNCHANGED: usize = 0;
+/// What `takeChange` found: a change `takeRecord` gives the record of.
+const RECORDED: usize = 1;
 
 #[wasm_bindgen]
 impl WasmTracker {
@@ -61,7 +58,7 @@ impl WasmTracker {
 
     /// Reads one event given as JSON text; returns whether the stream is
     /// still good. What changed is then read with `takeChange` (the JS
-    /// layer) or `takeChanges`; the stream checker reads the end state only.
+    /// layer); the stream checker reads the end state only.
     #[wasm_bindgen(js_name = feedJson)]
     pub fn feed_json(&mut self, text: &str) -> bool {
         self.tracker.push_json(text).is_ok()
@@ -211,57 +208,45 @@ impl WasmTracker {
         to_json(&self.tracker.tool_messages())
     }
 
-    /// Like [`WasmTracker::feed_sse`], for text already decoded.
-    #[wasm_bindgen(js_name = feedSseText)]
-    pub fn feed_sse_text(&mut self, chunk: &str) -> bool {
-        self.read_sse(chunk.as_bytes())
-    }
-
     /// What changed since the last call, without a JSON record in the most
-    /// common case: `0` nothing; `1` text appended to one open call and
-    /// nothing else, described in the change header (`changeHeader`); `2` anything else, whose `ChangeRecord`
-    /// `takeRecord` returns. The JS layer's hot path: a delta crosses as
-    /// a few numbers and its own bytes, with nothing to serialise or parse.
+    /// common case: `0` nothing; `1` a change whose `ChangeRecord`
+    /// `takeRecord` returns (any change at all with `whole`); otherwise text
+    /// appended to one open call and nothing else, described by the change
+    /// header at the address returned: six `f64` (see [`TextChange`]), at
+    /// the same address for the tracker's life. The JS layer's hot path: a
+    /// delta crosses as a few numbers and its own bytes, with nothing to
+    /// serialise or parse.
     #[wasm_bindgen(js_name = takeChange)]
-    pub fn take_change(&mut self) -> u32 {
+    pub fn take_change(&mut self, whole: bool) -> usize {
         let changes = &mut self.changes;
         self.tracker.take_changes_into(changes);
-        if changes.is_empty() {
+        if changes.is_empty() && !whole {
             return UNCHANGED;
         }
-        if self.change.fill(&self.tracker, changes) {
-            return TEXT_APPENDED;
+        if !whole && self.change.fill(&self.tracker, changes) {
+            return self.change.header_address();
         }
         self.record = to_json(&ChangeRecord::new(&self.tracker, changes));
         RECORDED
     }
 
-    /// The record `takeChange` made when it returned `2`, once.
+    /// The record `takeChange` made when it returned `1`, once.
     #[wasm_bindgen(js_name = takeRecord)]
     pub fn take_record(&mut self) -> String {
         std::mem::take(&mut self.record)
     }
+}
 
-    /// Where the change header lives in the module's memory: six `f64`
-    /// (see [`TextChange`]), at the same address for the tracker's life,
-    /// so the JS layer reads them through one typed-array view.
-    #[wasm_bindgen(js_name = changeHeader)]
-    pub fn change_header(&self) -> usize {
-        self.change.header_address()
-    }
-
+impl WasmTracker {
     /// What changed since the last record, always as a whole
     /// `ChangeRecord` in JSON (the application operations' result; the JS
-    /// layer reads pushed input with `takeChange`).
-    #[wasm_bindgen(js_name = takeChanges)]
+    /// layer reads pushed input with `takeChange`; tests read this).
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
         // Opaque payloads inside are written as given (`to_json`).
         to_json(&ChangeRecord::new(&self.tracker, &changes))
     }
-}
 
-impl WasmTracker {
     /// The change header and text `takeChange` last described (for tests:
     /// JS reads them from wasm memory).
     pub fn text_change(&self) -> (&[f64; 6], &[u8]) {

@@ -55,12 +55,13 @@ function oracle(deltas) {
   const core = new WasmTracker("{}");
   core.feedJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
   core.feedJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}');
-  core.takeChanges();
+  core.takeChange(true);
   let text = "";
   let partial;
   const expected = deltas.map((delta) => {
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }));
-    const record = JSON.parse(core.takeChanges());
+    core.takeChange(true);
+    const record = JSON.parse(core.takeRecord());
     text += delta;
     if (record.calls.length) partial = record.calls[0].partial;
     return partial === undefined ? undefined : JSON.parse(text.slice(0, partial.cut) + partial.suffix);
