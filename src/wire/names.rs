@@ -4,7 +4,7 @@
 //!
 //! Records hold the names as `&'static str` rather than serde-derived
 //! enums: every field type costs the wasm module a serialiser of its own,
-//! and these would add about 1.5 KB for nothing the JS layer can tell.
+//! and these added 0.8 KB (raw; 0.2 KB gzip) for nothing JS can tell.
 
 use crate::args::ArgsErrorKind;
 use crate::{ApplicationError, CallStatus, Consent, ResultSource, RunStatus, Validation};
