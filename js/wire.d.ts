@@ -1,8 +1,9 @@
 // Generated from the Rust types of src/wire/ and the core types they hold;
 // do not edit: `UPDATE_GENERATED=1 cargo test --lib wire::` rewrites it.
 // Internal (not shipped): what the wasm core sends the JS layer, and the
-// options it reads. js/snapshot.js and js/index.js are type-checked against
-// it, and js/index.d.ts is checked against it (tests/js/wire-types.test.mjs).
+// options it reads. The JS readers of the records (js/snapshot.js, js/index.js,
+// js/check/diagnostics.js) are type-checked against it, and js/index.d.ts is
+// checked against it (tests/js/wire-types.test.mjs).
 
 /**
  * What changed since the last record: the run when it changed, each
