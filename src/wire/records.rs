@@ -41,9 +41,9 @@ pub struct ChangeRecord<'a> {
     counted: &'a [(usize, u64)],
     /// Results whose call the tracker never saw (rule T10), new since the
     /// last record.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<_>", optional))]
-    unmatched_results: Vec<UnmatchedRecord<'a>>,
+    #[serde(skip_serializing_if = "UnmatchedResults::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<UnmatchedRecord<'a>>>", optional))]
+    unmatched_results: UnmatchedResults<'a>,
     fatal: Option<&'a Violation>,
 }
 
@@ -62,10 +62,9 @@ impl<'a> ChangeRecord<'a> {
             calls,
             violations: &tracker.violations()[changes.violations.clone()],
             counted: &changes.violations_counted,
-            unmatched_results: tracker.unmatched_results()[changes.unmatched_results.clone()]
-                .iter()
-                .map(UnmatchedRecord::new)
-                .collect(),
+            unmatched_results: UnmatchedResults(
+                &tracker.unmatched_results()[changes.unmatched_results.clone()],
+            ),
             fatal: tracker.fatal(),
         }
     }
@@ -411,6 +410,22 @@ struct ResultRecord<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<_>", optional))]
     rejected: bool,
+}
+
+/// Unmatched results, written as a list of [`UnmatchedRecord`] without
+/// collecting one (a smaller module than a `Vec` of them).
+struct UnmatchedResults<'a>(&'a [UnmatchedResult]);
+
+impl UnmatchedResults<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for UnmatchedResults<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(UnmatchedRecord::new))
+    }
 }
 
 /// A result whose `toolCallId` names no call the tracker saw (rule T10).
