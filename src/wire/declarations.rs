@@ -41,14 +41,13 @@ fn without_examples(docs: &str) -> String {
 /// `type X = { a: A, b: B, };` as one field a line, each after its doc
 /// comment; any other declaration (a union, a tuple) as it is.
 fn one_field_a_line(decl: &str) -> String {
-    let Some(body) = decl
+    let Some((head, body)) = decl
         .split_once(" = { ")
         .and_then(|(head, rest)| Some((head, rest.strip_suffix(" };")?)))
         .filter(|(_, body)| !body.contains(" } | { "))
     else {
         return decl.to_owned();
     };
-    let (head, body) = body;
     let mut out = format!("{head} = {{\n");
     for field in top_level_fields(body) {
         let field = field.trim();

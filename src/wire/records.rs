@@ -1,7 +1,7 @@
-//! The change record `pushJson` returns: what changed since the last record,
-//! in the shapes of the package's TypeScript declarations. A call's argument
-//! text travels as the part appended since the last record, never whole.
-
+//! The records the binding returns: the change record of `pushJson` and
+//! the other operations (what changed since the last record; a call's
+//! argument text travels as the part appended since then, never whole),
+//! its short form for a delta alone, the checker's summary, and refusals.
 //!
 //! Each type here is also the one source of its TypeScript declaration
 //! (`js/wire.d.ts`, written by the unit test of `super::declarations`). A
