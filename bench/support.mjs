@@ -1,5 +1,5 @@
 // Shared pieces of the benchmarks: timing and realistic argument documents.
-import { performance } from "node:perf_hooks";
+// No Node-only import: bench/perf/ loads this module in Chromium too.
 
 /**
  * Nanoseconds per operation of `fn(i)` over `count` operations, best of

@@ -1,0 +1,426 @@
+// Per-event cost against the floor, in Node and in headless Chromium, side
+// by side with @ag-ui/client 1.0: the measurement of docs/performance.md,
+// which this script writes. `npm run bench` (after `npm run build`).
+//
+// The same code runs in both: bench/perf/streams.mjs builds the streams,
+// bench/perf/measure.mjs holds the measured loops; Node imports them with
+// pkg/ and @ag-ui/client, the Chromium page imports them with pkg/ and a
+// bundle of @ag-ui/client (rolldown, minified, as an app would ship it).
+// Every figure is a median of repetitions with its spread; in each
+// repetition the floor, ours and the reference run back to back, and the
+// ratios are taken within it, so that a load spike moves a repetition, not
+// one column. The steady state is timed in CPU time (Node: the process's;
+// Chromium: the renderer main thread's, through DevTools), which the load
+// of a shared machine moves far less than wall-clock time.
+//
+//   AGUI_BENCH_QUICK=1  the same code on tiny streams, one repetition,
+//                       nothing written (tests/js/perf-bench.test.mjs)
+//   AGUI_BENCH_OUT=file where to write the report (default docs/performance.md)
+//   REPS=n              repetitions of the steady state (default 5)
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { rolldown } from "rolldown";
+import { launchChromium } from "../tests/js/support/chromium.mjs";
+import { serveStatic } from "../tests/js/support/static-server.mjs";
+import { ToolCallTracker } from "../pkg/index.js";
+import * as ref from "./perf/reference.mjs";
+import { runner } from "./perf/measure.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const QUICK = process.env.AGUI_BENCH_QUICK === "1";
+const SCALE = QUICK ? 1 / 64 : 1;
+const REPS = QUICK ? 1 : Number(process.env.REPS ?? 5);
+/**
+ * The reference costs 4 to 40 times ours, so it makes fewer passes (the
+ * first repetitions'): on (a) 3 through SSE and 1 of each other variant,
+ * on (b) a single one (20-25 s on this machine), all under 5 minutes.
+ */
+const REF_REPS = { a: QUICK ? 1 : 3, b: 1, other: 1 };
+const COLD_SAMPLES = QUICK ? 1 : 7;
+const OUT = process.env.AGUI_BENCH_OUT ?? (QUICK ? null : path.join(root, "docs", "performance.md"));
+const SCENARIOS = { a: "1 call, 64 KB arguments", b: "100 calls x 1 KB" };
+
+const log = (line) => process.stderr.write(`${line}\n`);
+
+// ---- figures ------------------------------------------------------------
+
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => {
+  const s = sorted(xs);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const digits = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+/** A median with its spread (min-max), or the one value. */
+function spread(xs, unit = "") {
+  const s = sorted(xs);
+  const m = `${digits(median(s))}${unit}`;
+  return s.length > 1 ? `${m} (${digits(s[0])}-${digits(s[s.length - 1])})` : m;
+}
+const us = (xs) => spread(xs, " µs");
+const ratio = (xs) => spread(xs, "x");
+
+// ---- the steady state, in one environment ----------------------------------
+
+/**
+ * Runs the steady-state repetitions through `run(key, variant)` (Node's
+ * runner or the page's; `collect()` collects the garbage) and returns
+ * per-event µs by scenario and variant, one entry per repetition, plus the
+ * ratios taken within each repetition.
+ */
+async function steady(env, run, collect) {
+  const perEvent = async (key, variant) => {
+    const { ms, events } = await run(key, variant);
+    return (ms * 1e3) / events;
+  };
+  // After the reference, whose garbage would otherwise be collected on the
+  // next pass's time: a collection, then an untimed pass of ours, which
+  // grows the heap back to what our loop keeps (a collection shrinks it,
+  // and a pass right after one pays for the growth).
+  const settle = async (key) => {
+    await collect();
+    await run(key, "ours");
+  };
+  log(`${env}: warming up`);
+  // Twice, so that the optimising tiers have seen every loop.
+  for (let i = 0; i < 2; i++) for (const key of ["a", "b"]) for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) await perEvent(key, v);
+  for (let i = 0; i < 3; i++) for (const v of ["ref", "refPush", "refMany"]) await perEvent("cold", v);
+  await settle("a");
+  const out = { a: {}, b: {} };
+  const add = (key, name, x) => (out[key][name] ??= []).push(x);
+  for (let r = 0; r < REPS; r++) {
+    for (const key of ["a", "b"]) {
+      const t = {};
+      for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) t[v] = await perEvent(key, v);
+      const refs = r >= REF_REPS[key] ? [] : key === "a" && r < REF_REPS.other ? ["ref", "refPush", "refMany"] : ["ref"];
+      for (const v of refs) t[v] = await perEvent(key, v);
+      if (refs.length > 0) await settle(key);
+      for (const [v, x] of Object.entries(t)) add(key, v, x);
+      add(key, "ours/floor", t.ours / t.floor);
+      add(key, "oursPush/floor", t.oursPush / t.floor);
+      add(key, "oursMany/floorMany", t.oursMany / t.floorMany);
+      if (t.ref) add(key, "ref/ours", t.ref / t.ours);
+      if (t.refPush) add(key, "refPush/oursPush", t.refPush / t.oursPush);
+      if (t.refMany) add(key, "refMany/oursMany", t.refMany / t.oursMany);
+      log(`${env} ${key} rep ${r + 1}/${REPS}: floor ${digits(t.floor)} µs, ours ${digits(t.ours)} µs${t.ref ? `, ref ${digits(t.ref)} µs` : ""}`);
+    }
+  }
+  return out;
+}
+
+// ---- the cold start -----------------------------------------------------
+
+/** Ours and the reference alternately, each in a fresh Node process. */
+function coldNode() {
+  const samples = { ours: [], ref: [] };
+  for (let i = 0; i < COLD_SAMPLES; i++) {
+    for (const lib of ["ours", "ref"]) {
+      const child = spawnSync(process.execPath, [path.join(root, "bench", "perf", "cold-node.mjs"), lib], { encoding: "utf8" });
+      if (child.status !== 0) throw new Error(`cold ${lib} in Node: ${child.stderr}`);
+      samples[lib].push(JSON.parse(child.stdout));
+    }
+  }
+  return samples;
+}
+
+/** Ours and the reference alternately, each in a fresh browser context: empty HTTP and code caches. */
+async function coldChromium(browser, url) {
+  const samples = { ours: [], ref: [] };
+  for (let i = 0; i < COLD_SAMPLES; i++) {
+    for (const lib of ["ours", "ref"]) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const errors = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${url}/cold.html?lib=${lib}`);
+      await page.waitForFunction(() => window.stream !== undefined || window.failed !== undefined, null, { timeout: 60_000 });
+      const failed = await page.evaluate(() => window.failed);
+      if (failed || errors.length) throw new Error(`cold ${lib} in Chromium: ${failed ?? errors.join("; ")}`);
+      const timed = await threadTimer(page);
+      const { result, ms } = await timed(() => page.evaluate(() => window.stream()));
+      await context.close();
+      samples[lib].push({ importMs: result.importMs, firstSnapshotMs: result.importMs + result.toFirstMs, perEventUs: (ms * 1e3) / result.events, events: result.events });
+    }
+  }
+  return samples;
+}
+
+// ---- Chromium -------------------------------------------------------------
+
+/**
+ * Times what `fn` makes the page do in CPU time, as Node is timed: the
+ * renderer main thread's (DevTools' Performance.getMetrics ThreadTime:
+ * seconds, to the µs) around it, less what an empty round trip costs that
+ * thread.
+ */
+async function threadTimer(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const threadMs = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1e3;
+  const timed = async (fn) => {
+    const before = await threadMs();
+    const result = await fn();
+    return { result, ms: (await threadMs()) - before };
+  };
+  const empty = [];
+  for (let i = 0; i < 9; i++) empty.push((await timed(() => page.evaluate(() => 0))).ms);
+  const overhead = median(empty);
+  return async (fn) => {
+    const { result, ms } = await timed(fn);
+    return { result, ms: ms - overhead };
+  };
+}
+
+/** The page's steady-state runner, timed in the thread's CPU time, and its garbage collection. */
+async function threadTimed(page) {
+  const timed = await threadTimer(page);
+  const cdp = await page.context().newCDPSession(page);
+  const run = async (key, variant) => {
+    const { result, ms } = await timed(() => page.evaluate(([k, v]) => window.bench.run(k, v), [key, variant]));
+    return { ms, events: result.events };
+  };
+  return [run, () => cdp.send("HeapProfiler.collectGarbage")];
+}
+
+const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+try {
+  const { ToolCallTracker } = await import("/pkg/index.js");
+  const ref = await import("/reference.js");
+  const { runner } = await import("/bench/perf/measure.mjs");
+  window.bench = runner({ Tracker: ToolCallTracker, ref, scale: Number(new URLSearchParams(location.search).get("scale")) });
+} catch (e) { window.failed = String(e.stack ?? e); }
+</script>`;
+
+// The import runs as the page loads; the stream, once the bench has started timing the thread.
+const COLD_PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
+try {
+  const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
+  const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
+  const lib = new URLSearchParams(location.search).get("lib");
+  const chunks = sseChunks(scenario("cold"));
+  const { mod, importMs } = await coldImport(() => import(lib === "ours" ? "/pkg/index.js" : "/reference.js"));
+  window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream(lib, mod, chunks)) });
+} catch (e) { window.failed = String(e.stack ?? e); }
+</script>`;
+
+/** The page's files: the two pages and @ag-ui/client bundled for the browser. */
+async function pageDir() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "agui-perf-"));
+  const bundle = await rolldown({ input: path.join(root, "bench", "perf", "reference.mjs"), platform: "browser", logLevel: "silent" });
+  await bundle.write({ file: path.join(dir, "reference.js"), format: "esm", minify: true });
+  await bundle.close();
+  writeFileSync(path.join(dir, "index.html"), PAGE);
+  writeFileSync(path.join(dir, "cold.html"), COLD_PAGE);
+  return dir;
+}
+
+// ---- the report -------------------------------------------------------------
+
+function report({ machine, node, chromium, coldN, coldC }) {
+  const envs = [
+    ["Node", node],
+    ["Chromium", chromium],
+  ];
+  const lines = [];
+  const table = (head, rows) => {
+    lines.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
+    for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
+    lines.push("");
+  };
+  lines.push(
+    `Measured ${machine.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, Chromium ${machine.chromium}` +
+      ` (the package built at commit ${machine.commit}); load average ${machine.load} at the start.`,
+    "",
+    "The machine is shared with other jobs and noisy: wall-clock figures swing by 2x and more with the load." +
+      " So the steady state is timed in CPU time: in Node the process's (`process.cpuUsage()`, every thread, GC and compilers included)," +
+      " in Chromium the renderer main thread's (DevTools' `Performance.getMetrics` ThreadTime around each pass, less an empty round trip);" +
+      " the cold start's import, a latency, in wall-clock time (`performance.now()`). The reference's garbage is collected after it runs" +
+      " (outside the timing). The ratios, taken within one repetition where every column ran back to back, are what count." +
+      ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
+      ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
+    "",
+    "### Against the goals",
+    "",
+    "Medians, from the tables below.",
+    "",
+  );
+  const verdict = (x, ok) => `${digits(x)}x, ${ok(x) ? "met" : "not met"}`;
+  const goal = (label, pick, ok) => [label, ...envs.map(([, r]) => verdict(median(pick(r)), ok))];
+  const coldRatio = (c) => c.ours.map((o, i) => c.ref[i].perEventUs / o.perEventUs);
+  table(
+    ["goal", "Node", "Chromium"],
+    [
+      goal("(a) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.a["ours/floor"], (x) => x <= 3),
+      goal("(b) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.b["ours/floor"], (x) => x <= 3),
+      goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
+      [
+        "cold, first 1 KB stream: client / ours per event at least 3x",
+        verdict(median(coldRatio(coldN)), (x) => x >= 3),
+        verdict(median(coldRatio(coldC)), (x) => x >= 3),
+      ],
+    ],
+  );
+  lines.push(
+    "### 1. Steady state, one event per chunk",
+    "",
+    "Per event. Floor: `TextDecoder` + split on the blank line + `JSON.parse` of the same byte chunks, in the same process." +
+      " Ours: `pushSse(chunk)` + `snapshot()` + a read of the open call's `partialArgs`." +
+      " @ag-ui/client 1.0: `transformHttpEventStream` (its SSE parsing) + `verifyEvents` + `defaultApplyEvents`, fed the same chunks" +
+      " (it computes no partial value: its state is the messages with the raw argument text).",
+    "",
+  );
+  const rows = [];
+  for (const [env, r] of envs) {
+    for (const key of ["a", "b"]) {
+      const x = r[key];
+      rows.push([`${env}, ${SCENARIOS[key]}`, us(x.floor), us(x.ours), ratio(x["ours/floor"]), us(x.ref), ratio(x["ref/ours"])]);
+    }
+  }
+  table(["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0", "client / ours"], rows);
+  lines.push(
+    "Event objects instead of bytes: ours `push(event)` + `snapshot()` + `partialArgs` against the same floor (the cost of getting the objects);" +
+      " the reference from `verifyEvents` on (a).",
+    "",
+  );
+  const push = [];
+  for (const [env, r] of envs) {
+    for (const key of ["a", "b"]) {
+      const x = r[key];
+      push.push([`${env}, ${SCENARIOS[key]}`, us(x.oursPush), ratio(x["oursPush/floor"]), x.refPush ? us(x.refPush) : "-", x.refPush ? ratio(x["refPush/oursPush"]) : "-"]);
+    }
+  }
+  table(["", "ours, push", "ours / floor", "@ag-ui/client 1.0, objects", "client / ours"], push);
+  lines.push(
+    "### 2. A chunk holding many events",
+    "",
+    "Every event of the scenario up to its last `TOOL_CALL_ARGS` in one chunk (the call still open), one `pushSse` and one snapshot" +
+      " and one read of `partialArgs` for the chunk; per event. Goal: ours at most 1.2x the floor.",
+    "",
+  );
+  const many = [];
+  for (const [env, r] of envs) {
+    for (const key of ["a", "b"]) {
+      const x = r[key];
+      many.push([`${env}, ${SCENARIOS[key]}`, us(x.floorMany), us(x.oursMany), ratio(x["oursMany/floorMany"]), x.refMany ? us(x.refMany) : "-"]);
+    }
+  }
+  table(["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0"], many);
+  const events = coldN.ours[0].events;
+  lines.push(
+    "### 3. Cold: a page's first stream",
+    "",
+    `One call with 1 KB of arguments, ${events} events, one chunk each, in a fresh Chromium context (empty HTTP and code caches)` +
+      " or a fresh Node process per sample, ours and the reference alternately," +
+      ` ${COLD_SAMPLES} samples each. Import: the dynamic \`import()\` of the package (the wasm module compiled and instantiated)` +
+      " or of the bundled reference, wall clock. First snapshot: from the start of the import to the first snapshot (or state) that shows the call," +
+      " wall clock. Per event: the CPU time of the whole stream after the import (as in the steady state), divided by its events." +
+      " Goal: the reference at least 3x ours per event.",
+    "",
+  );
+  const cold = [];
+  for (const [env, c] of [
+    ["Chromium", coldC],
+    ["Node", coldN],
+  ]) {
+    const pairs = coldRatio(c);
+    for (const lib of ["ours", "ref"]) {
+      const s = c[lib];
+      cold.push([
+        `${env}, ${lib === "ours" ? "ours" : "@ag-ui/client 1.0"}`,
+        spread(s.map((x) => x.importMs), " ms"),
+        spread(s.map((x) => x.firstSnapshotMs), " ms"),
+        us(s.map((x) => x.perEventUs)),
+        lib === "ours" ? ratio(pairs) : "",
+      ]);
+    }
+  }
+  table(["", "import", "import to first snapshot", "first stream, per event", "client / ours, per event"], cold);
+  return lines.join("\n");
+}
+
+/** The report's fixed part, with the size of the streams. */
+const header = (count) => `# Performance
+
+What one event costs, from the bytes of the stream to a snapshot a
+component can render, against the floor (what any consumer pays to decode
+and parse the same bytes) and against the reference consumer,
+\`@ag-ui/client\` 1.0. Written by \`npm run bench\` (bench/perf.bench.mjs,
+after \`npm run build\`): the same streams (bench/perf/streams.mjs) and the
+same measured loops (bench/perf/measure.mjs) run in Node and in one
+headless Chromium page.
+
+- (a): one call whose 64 KB of arguments stream in deltas of 4 characters
+  (${count.a.toLocaleString("en")} events);
+- (b): 100 calls of 1 KB each, one after the other, each answered by the
+  backend (${count.b.toLocaleString("en")} events).
+
+Every event is its own \`data:\` frame. Before the timed repetitions the
+floor's and our loops run twice on the same streams, the reference's three
+times on a 1 KB stream, so that the engine has tiered the JS and the wasm
+up. In Node, \`@ag-ui/client\` is imported from node_modules as installed;
+the page loads it bundled and minified (rolldown), as an application ships
+it.
+\`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
+the time, by layer and by function.
+`;
+
+// ---- main -----------------------------------------------------------------------
+
+const git = (...args) => spawnSync("git", args, { cwd: root, encoding: "utf8" }).stdout.trim();
+const machine = {
+  cpu: os.cpus()[0]?.model ?? "unknown CPU",
+  cores: os.cpus().length,
+  node: process.version,
+  commit: `${git("rev-parse", "--short", "HEAD") || "unknown"}${git("status", "--porcelain", "--", "src", "js") ? " with uncommitted changes" : ""}`,
+  load: os.loadavg().map((x) => x.toFixed(1)).join(" / "),
+};
+
+/** Node's clock: the process's CPU time, every thread (GC and compiler threads too), in ms. */
+const cpuTime = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+};
+const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE, now: cpuTime });
+v8.setFlagsFromString("--expose-gc");
+const node = await steady("Node", inNode.run, runInNewContext("gc"));
+
+const dir = await pageDir();
+const server = await serveStatic(
+  { "/pkg/": path.join(root, "pkg"), "/bench/": path.join(root, "bench"), "/": dir },
+  // Cross-origin isolated: performance.now() at 5 µs rather than 100 µs.
+  { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" },
+);
+const browser = await launchChromium();
+machine.chromium = browser.version();
+let chromium;
+let coldC;
+try {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => log(`page error: ${e.message}`));
+  await page.goto(`${server.url}/index.html?scale=${SCALE}`);
+  await page.waitForFunction(() => window.bench !== undefined || window.failed !== undefined, null, { timeout: 60_000 });
+  const failed = await page.evaluate(() => window.failed);
+  if (failed) throw new Error(`the bench page failed: ${failed}`);
+  chromium = await steady("Chromium", ...(await threadTimed(page)));
+  await page.close();
+  log("cold: Chromium");
+  coldC = await coldChromium(browser, server.url);
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+log("cold: Node");
+const coldN = coldNode();
+
+machine.date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+const body = report({ machine, node, chromium, coldN, coldC });
+console.log(body);
+if (OUT) {
+  writeFileSync(OUT, `${header({ a: inNode.eventCount("a"), b: inNode.eventCount("b") })}\n${body}\n`);
+  log(`written to ${path.relative(root, OUT)}`);
+}
