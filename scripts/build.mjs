@@ -139,6 +139,20 @@ function addJsLayer() {
   cpSync(path.join(root, "LICENSE"), path.join(pkg, "LICENSE"));
 }
 
+/**
+ * V8's explicit compile hint (Chromium 136+; a comment elsewhere): compile
+ * every function of the module as it loads, off the main thread, rather
+ * than each on its first call, during the page's first stream. Measured
+ * with bench/perf/cold-chromium.mjs: the first 1 KB stream 134 -> 119
+ * µs/event, the import's main-thread time unchanged. On line 1, which
+ * stripComments left empty (the line numbers still match js/).
+ */
+function addCompileHint(file) {
+  const source = readFileSync(file, "utf8");
+  const hint = "//# allFunctionsCalledOnLoad";
+  writeFileSync(file, source.startsWith("\n") ? `${hint}${source}` : `${hint}\n${source}`);
+}
+
 /** Every entry point package.json exports (`.`, `./react`, `./ag-ui`) must ship. */
 function checkExports() {
   const { exports } = JSON.parse(readFileSync(path.join(pkg, "package.json"), "utf8"));
@@ -160,6 +174,8 @@ const pageModules = [
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];
+/** The modules whose code a stream runs: compiled eagerly (`addCompileHint`). */
+const compileHinted = ["init.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`];
 /** The budget of the whole package as a page loads it (wasm + JS, gzip). */
 const budgetBytes = 120 * 1024;
 
@@ -180,6 +196,7 @@ export async function buildPackage() {
   const wasm = await assemble();
   addJsLayer(); // before the check: pkg/package.json makes its .js files ES modules
   for (const name of pageModules) if (name.endsWith(".js")) stripComments(path.join(pkg, name));
+  for (const name of compileHinted) addCompileHint(path.join(pkg, name));
   checkExports();
   if (wasmLoading === "embedded") await checkEmbedding(wasm);
   reportSizes();

@@ -2,9 +2,20 @@
 // (no top-level await) needs `await init()` first and says so.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { pkgDir } from "./support/paths.mjs";
+
+/** Runs `body` (ESM) in a fresh Node process after `prelude`, the package imported as `pkg`; its stdout. */
+function freshProcess(prelude, body) {
+  const entry = pathToFileURL(path.join(pkgDir, "index.js")).href;
+  const source = `${prelude}\nconst pkg = await import(${JSON.stringify(entry)});\n${body}`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" });
+  assert.equal(child.status, 0, child.stderr);
+  return child.stdout.trim();
+}
 
 test("the init entry has no top-level await and refuses a tracker before init", async () => {
   const source = readFileSync(path.join(pkgDir, "init.js"), "utf8");
@@ -34,4 +45,29 @@ test("the package declares both entries", () => {
   assert.equal(manifest.exports["."].default, "./index.js");
   assert.equal(manifest.exports["./init"].default, "./init.js");
   assert.equal(manifest.exports["./init"].types, "./index.d.ts");
+});
+
+test("in Node, loading the module does not load Node's fetch implementation", () => {
+  // The gunzip through DecompressionStream + Response would load undici,
+  // about 9% of a cold process; Node's zlib does it synchronously.
+  const loaded = freshProcess("", "console.log(process.moduleLoadList.filter((m) => m.includes('undici')).join(','))");
+  assert.equal(loaded, "");
+});
+
+test("without Node's zlib, the module loads through DecompressionStream", () => {
+  // As in a browser, or Node before 20.16: no process.getBuiltinModule.
+  const out = freshProcess(
+    "delete process.getBuiltinModule;",
+    "const t = new pkg.ToolCallTracker(); t.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }); console.log(t.snapshot().run.status)",
+  );
+  assert.equal(out, "running");
+});
+
+test("the modules a stream runs carry V8's compile hint on line 1, their lines still those of js/", () => {
+  const lines = (file) => readFileSync(file, "utf8").split("\n");
+  for (const name of ["init.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
+    assert.equal(lines(path.join(pkgDir, name))[0], "//# allFunctionsCalledOnLoad", name);
+  }
+  assert.equal(lines(path.join(pkgDir, "init.js")).length, lines(path.join(pkgDir, "..", "js", "index.js")).length);
+  assert.equal(lines(path.join(pkgDir, "snapshot.js")).length, lines(path.join(pkgDir, "..", "js", "snapshot.js")).length);
 });

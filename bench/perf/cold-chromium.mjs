@@ -1,0 +1,132 @@
+// The cold start in Chromium alone, to compare builds of the package:
+//   node bench/perf/cold-chromium.mjs [--samples N] [--profile] [--ref] DIR [DIR ...]
+// Each DIR is a built package (pkg/ or a copy of an older build); each
+// sample loads each DIR in turn, in a fresh browser context (empty HTTP and
+// code caches), imports it, and runs the first 1 KB stream, timed as
+// `npm run bench` times it (the renderer main thread's CPU time). Prints,
+// per DIR, the medians (min-max) of the import (wall clock, and the main
+// thread's CPU time, which includes the fetch of the page's modules), of the import to the first
+// snapshot, of the main thread's CPU time from the import to the page's
+// being idle and of the stream's cost per
+// event. With --profile, also a V8
+// CPU profile of each DIR's last stream (the main thread),
+// summed by function. With --ref, @ag-ui/client 1.0 as one more arm
+// (bundled as `npm run bench` bundles it), and each DIR's per-event ratio
+// to it, taken within each sample.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { launchChromium } from "../../tests/js/support/chromium.mjs";
+import { serveStatic } from "../../tests/js/support/static-server.mjs";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const argv = process.argv.slice(2);
+const at = argv.indexOf("--samples");
+const samples = at >= 0 ? Number(argv[at + 1]) : 7;
+const profile = argv.includes("--profile");
+const withRef = argv.includes("--ref");
+const dirs = argv.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+if (dirs.length === 0) dirs.push(path.join(root, "pkg"));
+const REF = "@ag-ui/client 1.0";
+if (withRef) dirs.push(REF);
+
+const page = (n) => {
+  const lib = dirs[n] === REF ? "ref" : "ours";
+  const url = lib === "ref" ? "/reference.js" : `/p${n}/index.js`;
+  return `<!doctype html><meta charset="utf-8"><script type="module">
+try {
+  const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
+  const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
+  const chunks = sseChunks(scenario("cold"));
+  window.load = async () => {
+    const { mod, importMs } = await coldImport(() => import("${url}"));
+    window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream("${lib}", mod, chunks)) });
+  };
+} catch (e) { window.failed = String(e.stack ?? e); }
+</script>`;
+};
+
+const mounts = { "/bench/": path.join(root, "bench") };
+dirs.forEach((d, n) => d !== REF && (mounts[`/p${n}/`] = path.resolve(d)));
+const pageDir = mkdtempSync(path.join(os.tmpdir(), "agui-cold-"));
+if (withRef) {
+  const { rolldown } = await import("rolldown");
+  const bundle = await rolldown({ input: path.join(root, "bench", "perf", "reference.mjs"), platform: "browser", logLevel: "silent" });
+  await bundle.write({ file: path.join(pageDir, "reference.js"), format: "esm", minify: true });
+  await bundle.close();
+}
+dirs.forEach((_, n) => writeFileSync(path.join(pageDir, `cold${n}.html`), page(n)));
+mounts["/"] = pageDir;
+const server = await serveStatic(mounts, { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" });
+const browser = await launchChromium();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const results = dirs.map(() => ({ importMs: [], importCpuMs: [], idleCpuMs: [], firstMs: [], perEventUs: [] }));
+const profiles = [];
+try {
+  for (let s = 0; s < samples; s++) {
+    for (let n = 0; n < dirs.length; n++) {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      const cdp = await context.newCDPSession(tab);
+      const last = profile && s === samples - 1;
+      await tab.goto(`${server.url}/cold${n}.html`);
+      await tab.waitForFunction(() => window.load !== undefined || window.failed !== undefined, null, { timeout: 60_000 });
+      const failed = await tab.evaluate(() => window.failed);
+      if (failed) throw new Error(`${dirs[n]}: ${failed}`);
+      await cdp.send("Performance.enable");
+      const thread = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1e3;
+      const atLoad = await thread();
+      await tab.evaluate(() => window.load());
+      results[n].importCpuMs.push((await thread()) - atLoad);
+      // Until the page is idle, as it is when a first call streams in: any
+      // work the import left for later is counted apart.
+      const atIdle = await thread();
+      await tab.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
+      results[n].idleCpuMs.push((await thread()) - atIdle);
+      if (last) {
+        await cdp.send("Profiler.enable");
+        await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
+        await cdp.send("Profiler.start");
+      }
+      const before = await thread();
+      const r = await tab.evaluate(() => window.stream());
+      const ms = (await thread()) - before;
+      if (last) profiles[n] = (await cdp.send("Profiler.stop")).profile;
+      await context.close();
+      results[n].importMs.push(r.importMs);
+      results[n].firstMs.push(r.importMs + r.toFirstMs);
+      results[n].perEventUs.push((ms * 1e3) / r.events);
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(pageDir, { recursive: true, force: true });
+}
+const fmt = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
+dirs.forEach((d, n) => {
+  const r = results[n];
+  console.log(`${d}: import ${fmt(r.importMs)} ms (main thread CPU ${fmt(r.importCpuMs)} ms), until idle ${fmt(r.idleCpuMs)} ms CPU, to first snapshot ${fmt(r.firstMs)} ms, first stream ${fmt(r.perEventUs)} µs/event (${samples} samples)`);
+  if (withRef && d !== REF) {
+    const ratios = r.perEventUs.map((us, i) => results.at(-1).perEventUs[i] / us);
+    console.log(`  ${REF} / this, per event: ${fmt(ratios)}x`);
+  }
+  if (profiles[n]) summarise(profiles[n]);
+});
+
+/** Self time by function, top 25. */
+function summarise({ nodes, samples: ids, timeDeltas }) {
+  const byId = new Map(nodes.map((x) => [x.id, x]));
+  const self = new Map();
+  let total = 0;
+  ids.forEach((id, i) => {
+    const { functionName, url, lineNumber } = byId.get(id).callFrame;
+    if (functionName === "(idle)" || functionName === "(root)") return;
+    const key = `${functionName || "(anonymous)"} ${url.startsWith("wasm://") ? "wasm" : `${path.basename(url)}:${lineNumber + 1}`}`;
+    self.set(key, (self.get(key) ?? 0) + (timeDeltas[i] ?? 0));
+    total += timeDeltas[i] ?? 0;
+  });
+  console.log(`  profile: ${(total / 1e3).toFixed(1)} ms sampled`);
+  for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${(us / 1e3).toFixed(2)} ms  ${k}`);
+}
