@@ -156,18 +156,23 @@ impl SseDecoder {
             self.after_cr = false;
             rest = rest.strip_prefix('\n').unwrap_or(rest);
         }
-        while let Some(end) = rest.find(['\r', '\n']) {
-            if self.exceeds(self.line.len(), end) {
+        // `find` gives a char boundary and each terminator is one byte, so
+        // the checked forms below never fail; unlike `&rest[..end]`, they
+        // link no string-slicing panic (whose message formatting costs the
+        // wasm module a kilobyte gzip).
+        while let Some((head, tail)) = rest
+            .find(['\r', '\n'])
+            .and_then(|end| rest.split_at_checked(end))
+        {
+            if self.exceeds(self.line.len(), head.len()) {
                 return self.stop(SseOverflow::Line);
             }
-            self.line.push_str(&rest[..end]);
-            let terminator = rest.as_bytes()[end];
-            rest = &rest[end + 1..];
-            if terminator == b'\r' {
-                match rest.as_bytes().first() {
-                    Some(b'\n') => rest = &rest[1..],
-                    None => self.after_cr = true,
-                    Some(_) => {}
+            self.line.push_str(head);
+            rest = tail.get(1..).unwrap_or_default();
+            if tail.starts_with('\r') {
+                match rest.strip_prefix('\n') {
+                    Some(after) => rest = after,
+                    None => self.after_cr = rest.is_empty(),
                 }
             }
             let mut line = std::mem::take(&mut self.line);

@@ -3,7 +3,7 @@
 
 use super::plan::{CallRef, Op, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
-use super::{Tracker, UnmatchedResult};
+use super::{indices, Tracker, UnmatchedResult};
 use crate::args::{ArgsError, ArgsReader};
 use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
@@ -264,7 +264,7 @@ impl Tracker {
     /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
     fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
-        mine.sort_unstable();
+        indices::sort(&mut mine);
         mine.dedup();
         let mut derived = Vec::new();
         for &i in &mine {
@@ -331,12 +331,11 @@ impl Tracker {
         }
         for tool in tools.unwrap_or_default() {
             if !from_stream {
-                self.application_tools
-                    .insert(tool.name.clone(), tool.clone());
+                self.application_tools.insert(tool.clone());
             } else if !self.is_applications_schema(&tool) {
                 self.stream_schemas.insert(tool.name.clone());
             }
-            self.run_tools.insert(tool.name.clone(), tool);
+            self.run_tools.insert(tool);
         }
     }
 

@@ -17,11 +17,10 @@
 
 use super::plan::{CallRef, Op, Plan};
 use super::state::{ToolCall, ToolResult};
-use super::Tracker;
+use super::{Names, Tracker};
 use crate::events::{Message, Opaque};
 use crate::violation::Violation;
 use serde_json::Value;
-use std::collections::HashSet;
 use std::mem::size_of;
 
 /// What a map or set entry costs beyond its key and value: hashing,
@@ -267,7 +266,8 @@ impl Tracker {
     /// History: message owners, the calls not known yet (their argument
     /// text and parsed value) and tool messages' answers.
     fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
-        let mut new_calls = HashSet::new();
+        // Owned ids, as in `plan_seed`.
+        let mut new_calls = Names::default();
         for m in messages {
             self.check_id(c, "messages[].id", Some(&m.id));
             self.check_id(c, "messages[].subagentRunId", m.owner.as_deref());
@@ -278,7 +278,7 @@ impl Tracker {
             for call in &m.tool_calls {
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
                 self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
-                if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.as_str()) {
+                if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.clone()) {
                     continue;
                 }
                 c.cost += call_bytes(&call.id, &call.name, Some(&m.id), m.owner.as_deref());

@@ -7,7 +7,7 @@
 //! explicit event closes its own lane first (rule C5).
 
 use super::plan::{CallRef, Op, Plan};
-use super::Tracker;
+use super::{indices, Tracker};
 use crate::events::{JsonStr, Text};
 use crate::quote::{quoted, quoted_or_none};
 use crate::violation::Violation;
@@ -249,7 +249,7 @@ impl Tracker {
             return;
         }
         let mut held: Vec<usize> = self.lanes.tool.values().copied().collect();
-        held.sort_unstable();
+        indices::sort(&mut held);
         for index in held {
             if abandon {
                 plan.abandon(index);

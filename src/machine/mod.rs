@@ -10,8 +10,10 @@ pub(crate) mod budget;
 mod changes;
 mod indices;
 pub(crate) mod lanes;
+mod names;
 pub(crate) mod plan;
 mod state;
+mod tools;
 mod validation;
 
 pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
@@ -27,7 +29,9 @@ use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
-use std::collections::{HashMap, HashSet};
+use names::Names;
+use std::collections::HashMap;
+use tools::Tools;
 
 /// Bounds on what one thread may make the tracker hold (rule S5); each is
 /// described, with its default and what exceeding it does, in
@@ -140,19 +144,19 @@ pub struct Tracker {
     pub(crate) run: RunState,
     /// Calls (re)opened in the current run.
     pub(crate) run_calls: Vec<usize>,
-    pub(crate) option_tools: HashMap<String, Tool>,
-    pub(crate) run_tools: HashMap<String, Tool>,
+    pub(crate) option_tools: Tools,
+    pub(crate) run_tools: Tools,
     /// Run tools whose schema only the stream supplied: none of the
     /// application's tools of that name has the same `parameters`.
-    pub(crate) stream_schemas: HashSet<String>,
+    pub(crate) stream_schemas: Names,
     /// The schemas of the tools the application's last run input gave
     /// ([`Tracker::start_run`]), by tool name.
-    pub(crate) application_tools: HashMap<String, Tool>,
+    pub(crate) application_tools: Tools,
     /// Each known message's owner; `None` is the parent agent (rule A1).
     pub(crate) messages: HashMap<String, Option<String>>,
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
-    pub(crate) message_ids: HashSet<String>,
+    pub(crate) message_ids: Names,
     /// The order in which the thread's message ids were first seen (text
     /// messages, parent messages, history): where calls happened between
     /// them (see [`Tracker::message_position`]).
@@ -187,11 +191,10 @@ impl Tracker {
         options: Options,
         engine: std::rc::Rc<dyn crate::schema::PatternEngine>,
     ) -> Self {
-        let option_tools = options
-            .tools
-            .iter()
-            .map(|t| (t.name.clone(), t.clone()))
-            .collect();
+        let mut option_tools = Tools::default();
+        for tool in &options.tools {
+            option_tools.insert(tool.clone());
+        }
         let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
         Tracker {
             options,
@@ -201,11 +204,11 @@ impl Tracker {
             run: RunState::idle(),
             run_calls: Vec::new(),
             option_tools,
-            run_tools: HashMap::new(),
-            stream_schemas: HashSet::new(),
-            application_tools: HashMap::new(),
+            run_tools: Tools::default(),
+            stream_schemas: Names::default(),
+            application_tools: Tools::default(),
             messages: HashMap::new(),
-            message_ids: HashSet::new(),
+            message_ids: Names::default(),
             message_seq: HashMap::new(),
             undelivered: Indices::default(),
             lanes: Lanes::default(),

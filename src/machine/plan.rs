@@ -2,14 +2,14 @@
 //! rule checked before anything changes (validate-then-apply). A rejected
 //! event leaves the tracker exactly as it was.
 
+use super::indices::Indices;
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
-use super::Tracker;
+use super::{Names, Tracker};
 use crate::args::ArgsError;
 use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
-use std::collections::HashSet;
 
 /// Which call an operation acts on.
 #[derive(Clone, Copy, Debug)]
@@ -82,8 +82,11 @@ pub(crate) enum Op<'a> {
 pub(crate) struct Plan<'a> {
     pub index: usize,
     pub ops: Vec<Op<'a>>,
-    /// Calls an earlier op of this plan closes.
-    closing: HashSet<usize>,
+    /// Calls an earlier op of this plan closes. A sorted list, one
+    /// hash-set instantiation less in the wasm module: plans close calls in
+    /// ascending runs (the lanes', sorted, then the open set's), so an
+    /// insert moves at most the lanes' entries (`maxLanes`).
+    closing: Indices,
     new_calls: usize,
     /// The bytes applying the plan makes the thread retain (rule S5).
     pub cost: usize,
@@ -94,7 +97,7 @@ impl Plan<'_> {
         Plan {
             index,
             ops: Vec::new(),
-            closing: HashSet::new(),
+            closing: Indices::default(),
             new_calls: 0,
             cost: 0,
         }
@@ -625,9 +628,11 @@ impl Tracker {
         messages: Vec<Message>,
         run_input: bool,
     ) -> Result<(), Violation> {
-        let mut new_ids = HashSet::new();
+        // Owned ids, in the set type of `message_ids`: no hash-table
+        // instantiation of its own in the wasm module (history is rare).
+        let mut new_ids = Names::default();
         for call in messages.iter().flat_map(|m| &m.tool_calls) {
-            if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.as_str()) {
+            if !self.by_id.contains_key(&call.id) && new_ids.insert(call.id.clone()) {
                 self.check_call_limit(plan, &call.id)?;
                 plan.new_calls += 1;
             }

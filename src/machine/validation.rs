@@ -30,8 +30,12 @@ pub(crate) struct Schemas {
     engine: Rc<dyn PatternEngine>,
     /// Compiles the patterns of schemas only the stream supplied.
     stream_engine: Rc<dyn PatternEngine>,
+    /// Each tool's place in `compiled`: a map of the type the tracker's id
+    /// index has, so the wasm module carries one hash-map instantiation
+    /// less.
+    by_name: HashMap<String, usize>,
     /// `None`: the tool has no usable schema.
-    compiled: HashMap<String, Option<Rc<Schema>>>,
+    compiled: Vec<Option<Rc<Schema>>>,
 }
 
 impl Schemas {
@@ -39,20 +43,22 @@ impl Schemas {
         Schemas {
             engine,
             stream_engine: Rc::new(StreamPatterns),
-            compiled: HashMap::new(),
+            by_name: HashMap::new(),
+            compiled: Vec::new(),
         }
     }
 
     /// The advertised tools changed: compile again on next use.
     pub(crate) fn forget(&mut self) {
+        self.by_name.clear();
         self.compiled.clear();
     }
 
     /// The compiled schema of `tool`; `from_stream` when only the stream
     /// supplied it (rule S1: its patterns are not run, see `StreamPatterns`).
     fn of(&mut self, tool: &Tool, from_stream: bool) -> Option<Rc<Schema>> {
-        if let Some(schema) = self.compiled.get(&tool.name) {
-            return schema.clone();
+        if let Some(&at) = self.by_name.get(&tool.name) {
+            return self.compiled.get(at).cloned().flatten();
         }
         let engine = if from_stream {
             &self.stream_engine
@@ -63,7 +69,8 @@ impl Schemas {
             serde_json::Value::Null => None,
             parameters => Schema::compile(parameters, &**engine).ok().map(Rc::new),
         };
-        self.compiled.insert(tool.name.clone(), schema.clone());
+        self.by_name.insert(tool.name.clone(), self.compiled.len());
+        self.compiled.push(schema.clone());
         schema
     }
 }

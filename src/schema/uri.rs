@@ -138,7 +138,15 @@ fn remove_dots(path: &str) -> String {
             s => out.push(s),
         }
     }
-    out.join("/")
+    // Joined by hand: no `[&str]::join` is linked into the wasm module.
+    let mut joined = String::with_capacity(path.len());
+    for (i, seg) in out.iter().enumerate() {
+        if i > 0 {
+            joined.push('/');
+        }
+        joined.push_str(seg);
+    }
+    joined
 }
 
 /// Splits a URI into the part before `#` and the fragment (empty when absent).
@@ -176,6 +184,31 @@ pub(crate) fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// Unescapes one reference token of a JSON Pointer: `~1` is `/`, then `~0`
+/// is `~` (so `~01` is `~1`). Char by char: `str::replace` with a string
+/// pattern links core's two-way searcher.
+fn unescape_token(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c != '~' {
+            out.push(c);
+            continue;
+        }
+        let mut ahead = chars.clone();
+        match ahead.next() {
+            Some('1') => out.push('/'),
+            Some('0') => out.push('~'),
+            _ => {
+                out.push('~');
+                continue;
+            }
+        }
+        chars = ahead;
+    }
+    out
+}
+
 /// Follows a JSON Pointer (already percent-decoded) into `root`.
 pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Value> {
     if pointer.is_empty() {
@@ -183,7 +216,7 @@ pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Valu
     }
     let mut here = root;
     for raw in pointer.strip_prefix('/')?.split('/') {
-        let token = raw.replace("~1", "/").replace("~0", "~");
+        let token = unescape_token(raw);
         here = match here {
             Value::Object(map) => map.get(&token)?,
             Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
@@ -217,5 +250,14 @@ mod tests {
         assert_eq!(pointer_get(&v, "/missing"), None);
         assert_eq!(pointer_get(&v, "no-slash"), None);
         assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn pointer_tokens_unescape_in_one_pass() {
+        // `~01` is `~1` (RFC 6901: `~1` first, then `~0`), never `/`.
+        assert_eq!(unescape_token("~01"), "~1");
+        assert_eq!(unescape_token("a~1b~0c"), "a/b~c");
+        assert_eq!(unescape_token("~~1~"), "~/~");
+        assert_eq!(unescape_token("~2é"), "~2é");
     }
 }

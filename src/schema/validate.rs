@@ -618,11 +618,17 @@ fn type_names(bits: u8) -> String {
     let names = [
         "null", "boolean", "object", "array", "number", "string", "integer",
     ];
-    let list: Vec<&str> = names
-        .into_iter()
-        .filter(|n| type_bit(n).is_some_and(|b| bits & b != 0))
-        .collect();
-    list.join(" or ")
+    // Joined by hand: no `[&str]::join` is linked into the wasm module.
+    let mut list = String::new();
+    for name in names {
+        if type_bit(name).is_some_and(|b| bits & b != 0) {
+            if !list.is_empty() {
+                list.push_str(" or ");
+            }
+            list.push_str(name);
+        }
+    }
+    list
 }
 
 /// A numeric bound: its limit, the test it imposes, keyword and wording.

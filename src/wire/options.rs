@@ -20,60 +20,66 @@ pub fn parse_options(json: &str) -> Result<Options, String> {
     options(value).map_err(|e| format!("invalid options: {e}"))
 }
 
+// Each object is read in one pass over its fields, by value: taking them
+// out with `Map::remove` would link the B-tree's removal and rebalancing
+// code, 2 KB of the module, for options read once.
+
 fn options(value: Value) -> Result<Options, String> {
-    let mut map = object(value, "the options")?;
-    let tools = match map.remove("tools") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| tool(item, &format!("tools[{i}]")))
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("field \"tools\" must be an array".into()),
-    };
-    let require_approval = match map.remove("requireApproval") {
-        None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .enumerate()
-            .map(|(i, item)| match item {
-                Value::String(name) => Ok(name),
-                _ => Err(format!("field \"requireApproval[{i}]\" must be a string")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err("field \"requireApproval\" must be an array".into()),
-    };
-    let fragment = match map.remove("fragment") {
-        None => false,
-        Some(Value::Bool(b)) => b,
-        Some(_) => return Err("field \"fragment\" must be a boolean".into()),
-    };
-    let limits = match map.remove("limits") {
-        None => Limits::default(),
-        Some(v) => limits(v)?,
-    };
-    no_other_field(&map, "")?;
-    Ok(Options {
-        tools,
-        fragment,
-        require_approval,
-        limits,
-    })
+    let mut options = Options::default();
+    for (key, value) in object(value, "the options")? {
+        match key.as_str() {
+            "tools" => match value {
+                Value::Array(items) => {
+                    for (i, item) in items.into_iter().enumerate() {
+                        options.tools.push(tool(item, &format!("tools[{i}]"))?);
+                    }
+                }
+                _ => return Err("field \"tools\" must be an array".into()),
+            },
+            "requireApproval" => match value {
+                Value::Array(items) => {
+                    for (i, item) in items.into_iter().enumerate() {
+                        match item {
+                            Value::String(name) => options.require_approval.push(name),
+                            _ => {
+                                return Err(format!(
+                                    "field \"requireApproval[{i}]\" must be a string"
+                                ))
+                            }
+                        }
+                    }
+                }
+                _ => return Err("field \"requireApproval\" must be an array".into()),
+            },
+            "fragment" => match value {
+                Value::Bool(b) => options.fragment = b,
+                _ => return Err("field \"fragment\" must be a boolean".into()),
+            },
+            "limits" => options.limits = limits(value)?,
+            _ => return Err(unknown_field("", &key)),
+        }
+    }
+    Ok(options)
 }
 
 fn tool(value: Value, path: &str) -> Result<Tool, String> {
-    let mut map = object(value, &format!("field \"{path}\""))?;
-    let name = match map.remove("name") {
-        Some(Value::String(s)) => s,
-        None => return Err(format!("missing field \"{path}.name\"")),
-        Some(_) => return Err(format!("field \"{path}.name\" must be a string")),
-    };
-    let description = match map.remove("description") {
-        None => String::new(),
-        Some(Value::String(s)) => s,
-        Some(_) => return Err(format!("field \"{path}.description\" must be a string")),
-    };
-    let parameters = map.remove("parameters").unwrap_or(Value::Null);
+    let mut name = None;
+    let mut description = String::new();
+    let mut parameters = Value::Null;
+    for (key, value) in object(value, &format!("field \"{path}\""))? {
+        match (key.as_str(), value) {
+            ("name", Value::String(s)) => name = Some(s),
+            ("name", _) => return Err(format!("field \"{path}.name\" must be a string")),
+            ("description", Value::String(s)) => description = s,
+            ("description", _) => {
+                return Err(format!("field \"{path}.description\" must be a string"))
+            }
+            ("parameters", v) => parameters = v,
+            // Other fields of a tool are the application's: kept out, not refused.
+            _ => {}
+        }
+    }
+    let name = name.ok_or_else(|| format!("missing field \"{path}.name\""))?;
     Ok(Tool {
         name,
         description,
@@ -82,32 +88,32 @@ fn tool(value: Value, path: &str) -> Result<Tool, String> {
 }
 
 fn limits(value: Value) -> Result<Limits, String> {
-    let mut map = object(value, "field \"limits\"")?;
     let mut limits = Limits::default();
-    // One loop over the fields, not one call each: less code in the module.
-    for (key, slot) in [
-        ("maxArgsBytes", &mut limits.max_args_bytes),
-        ("maxDepth", &mut limits.max_depth),
-        ("maxCalls", &mut limits.max_calls),
-        ("maxEventBytes", &mut limits.max_event_bytes),
-        ("maxThreadBytes", &mut limits.max_thread_bytes),
-        ("maxIdBytes", &mut limits.max_id_bytes),
-        ("maxMessages", &mut limits.max_messages),
-        ("maxLanes", &mut limits.max_lanes),
-    ] {
-        if let Some(n) = limit(&mut map, key)? {
+    for (key, value) in object(value, "field \"limits\"")? {
+        // One table of the fields, not one arm each: less code in the module.
+        let slot = match key.as_str() {
+            "maxArgsBytes" => &mut limits.max_args_bytes,
+            "maxDepth" => &mut limits.max_depth,
+            "maxCalls" => &mut limits.max_calls,
+            "maxEventBytes" => &mut limits.max_event_bytes,
+            "maxThreadBytes" => &mut limits.max_thread_bytes,
+            "maxIdBytes" => &mut limits.max_id_bytes,
+            "maxMessages" => &mut limits.max_messages,
+            "maxLanes" => &mut limits.max_lanes,
+            _ => return Err(unknown_field("limits.", &key)),
+        };
+        if let Some(n) = limit(&key, &value)? {
             *slot = n;
         }
     }
-    no_other_field(&map, "limits.")?;
     Ok(limits)
 }
 
 /// An optional non-negative integer; `null` reads as absent.
-fn limit(map: &mut Fields, key: &str) -> Result<Option<usize>, String> {
-    match map.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v
+fn limit(key: &str, value: &Value) -> Result<Option<usize>, String> {
+    match value {
+        Value::Null => Ok(None),
+        v => v
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
             .map(Some)
@@ -122,10 +128,6 @@ fn object(value: Value, what: &str) -> Result<Fields, String> {
     }
 }
 
-/// The fields left once the known ones are taken out are unknown.
-fn no_other_field(map: &Fields, prefix: &str) -> Result<(), String> {
-    match map.keys().next() {
-        Some(key) => Err(format!("unknown field \"{prefix}{key}\"")),
-        None => Ok(()),
-    }
+fn unknown_field(prefix: &str, key: &str) -> String {
+    format!("unknown field \"{prefix}{key}\"")
 }

@@ -45,6 +45,7 @@ pub use next_run::UnansweredCall;
 
 use crate::events::Opaque;
 use crate::machine::ResultSource;
+use crate::quote::quoted;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -184,36 +185,41 @@ impl fmt::Display for ApplicationError {
             MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
         };
         match self {
-            UnknownCall { id } => write!(f, "no tool call {id:?} in this thread"),
+            UnknownCall { id } => write!(f, "no tool call {} in this thread", quoted(id)),
             Open { id } => write!(
                 f,
-                "tool call {id:?} is still open: its arguments are not complete until TOOL_CALL_END"
+                "tool call {} is still open: its arguments are not complete until TOOL_CALL_END",
+                quoted(id)
             ),
-            Abandoned { id } => write!(f, "tool call {id:?} was abandoned when its run failed"),
+            Abandoned { id } => write!(f, "tool call {} was abandoned when its run failed", quoted(id)),
             Answered { id, by } => write!(
                 f,
-                "tool call {id:?} is already answered {}",
+                "tool call {} is already answered {}",
+                quoted(id),
                 match by {
                     ResultSource::Stream => "by the agent in the stream",
                     ResultSource::History => "in the conversation history",
                     ResultSource::Application => "by the application",
                 }
             ),
-            Declined { id } => write!(f, "tool call {id:?} was declined; it cannot be approved"),
+            Declined { id } => write!(f, "tool call {} was declined; it cannot be approved", quoted(id)),
             NotTheApplications { id, name } => write!(
                 f,
-                "tool call {id:?} ({name}) is not the application's to answer: it is not pending and its tool is not advertised"
+                "tool call {} ({name}) is not the application's to answer: it is not pending and its tool is not advertised",
+                quoted(id)
             ),
             ApprovalRequired { id, name } => write!(
                 f,
-                "tool call {id:?} ({name}) must be approved before it is answered"
+                "tool call {} ({name}) must be approved before it is answered",
+                quoted(id)
             ),
             MessageIdInUse { message_id } => {
-                write!(f, "message id {message_id:?} is already used in this thread")
+                write!(f, "message id {} is already used in this thread", quoted(message_id))
             }
             InvalidContent { id } => write!(
                 f,
-                "the answer to tool call {id:?} must be a string or a list of content parts"
+                "the answer to tool call {} must be a string or a list of content parts",
+                quoted(id)
             ),
             Unanswered(calls) => next_run::describe_unanswered(f, calls),
             MalformedInput(message) => write!(f, "the run input is malformed: {message}"),
@@ -264,3 +270,25 @@ impl ApplicationError {
 }
 
 impl std::error::Error for ApplicationError {}
+
+#[cfg(test)]
+mod tests {
+    use super::ApplicationError;
+
+    /// Ids are quoted as JSON strings, like every other message's ids, not
+    /// with `{:?}` (whose escaping machinery the wasm module leaves out).
+    #[test]
+    fn refusal_messages_quote_ids_as_json() {
+        let e = ApplicationError::UnknownCall {
+            id: "c\"1\u{1}".into(),
+        };
+        assert_eq!(e.to_string(), r#"no tool call "c\"1\u0001" in this thread"#);
+        let e = ApplicationError::MessageIdInUse {
+            message_id: "m\u{7f}".into(),
+        };
+        assert_eq!(
+            e.to_string(),
+            "message id \"m\u{7f}\" is already used in this thread"
+        );
+    }
+}

@@ -4,8 +4,7 @@
 use super::{ApplicationError, ToolMessage};
 use crate::events::RunInput;
 use crate::machine::plan::{Op, Plan};
-use crate::machine::{ResultSource, RunStatus, Tracker};
-use std::collections::HashSet;
+use crate::machine::{Names, ResultSource, RunStatus, Tracker};
 use std::fmt;
 
 /// A call the next run's input leaves unanswered (rule F6).
@@ -51,12 +50,13 @@ impl Tracker {
     /// its `toolCallId` in `input.messages`. Empty when the input may
     /// continue the thread.
     pub fn check_input(&self, input: &RunInput) -> Vec<UnansweredCall> {
-        let answered: HashSet<&str> = input
-            .messages
-            .iter()
-            .filter(|m| m.role == "tool")
-            .filter_map(|m| m.tool_call_id.as_deref())
-            .collect();
+        // Owned ids, as in `plan_seed`.
+        let mut answered = Names::default();
+        for m in input.messages.iter().filter(|m| m.role == "tool") {
+            if let Some(id) = &m.tool_call_id {
+                answered.insert(id.clone());
+            }
+        }
         self.calls
             .iter()
             .enumerate()

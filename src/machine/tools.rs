@@ -1,0 +1,71 @@
+//! Tools by name: a list and an index into it.
+//!
+//! The index is a map of the type of the tracker's id index, so the three
+//! tool tables add no hash-map instantiation of their own to the wasm
+//! module.
+
+use crate::events::Tool;
+use std::collections::HashMap;
+
+/// Tools by name; a tool inserted under a name already held replaces it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tools {
+    index: HashMap<String, usize>,
+    list: Vec<Tool>,
+}
+
+impl Tools {
+    /// Adds `tool`, replacing the one of the same name.
+    pub(crate) fn insert(&mut self, tool: Tool) {
+        if let Some(&at) = self.index.get(&tool.name) {
+            self.list[at] = tool;
+        } else {
+            self.index.insert(tool.name.clone(), self.list.len());
+            self.list.push(tool);
+        }
+    }
+
+    /// The tool named `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Tool> {
+        self.index.get(name).and_then(|&at| self.list.get(at))
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.index.clear();
+        self.list.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tools;
+    use crate::events::Tool;
+    use serde_json::json;
+
+    fn tool(name: &str, description: &str) -> Tool {
+        Tool {
+            name: name.into(),
+            description: description.into(),
+            parameters: json!(null),
+        }
+    }
+
+    #[test]
+    fn a_later_tool_of_the_same_name_replaces_the_first() {
+        let mut tools = Tools::default();
+        tools.insert(tool("a", "first"));
+        tools.insert(tool("b", "other"));
+        tools.insert(tool("a", "second"));
+        assert_eq!(
+            tools.get("a").map(|t| t.description.as_str()),
+            Some("second")
+        );
+        assert_eq!(
+            tools.get("b").map(|t| t.description.as_str()),
+            Some("other")
+        );
+        assert!(tools.get("c").is_none());
+        tools.clear();
+        assert!(tools.get("a").is_none());
+    }
+}
