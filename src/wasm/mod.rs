@@ -3,18 +3,18 @@
 //! It speaks JSON text in both directions: `JSON.stringify`/`JSON.parse` run
 //! at native speed in the host, and the core parses events without an
 //! intermediate value. What changed comes back as a change record
-//! ([`records`]), or for text appended to one open call, the commonest
+//! ([`crate::wire`]), or for text appended to one open call, the commonest
 //! change, as a few numbers in memory the JS layer reads directly; the
 //! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
 
-mod options;
-mod records;
 mod regexp;
+mod text_change;
 
 use crate::events::to_json;
+use crate::wire::{self, ChangeRecord, RefusalRecord, SummaryRecord};
 use crate::{ApplicationError, Changes, Tracker};
-use records::{ChangeRecord, RefusalRecord, SummaryRecord, TextChange};
 use std::rc::Rc;
+use text_change::TextChange;
 use wasm_bindgen::prelude::*;
 
 /// The core tracker as JS sees it. Applications use the `ToolCallTracker`
@@ -46,7 +46,7 @@ impl WasmTracker {
     /// `takeEvents`.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
-        let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
+        let options = wire::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             events: keep_events.then(Vec::new),
