@@ -58,7 +58,10 @@ impl Tracker {
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
                 self.note_message(&message);
-                self.messages.entry(message).or_insert(owner);
+                let owners = &mut self.owners;
+                self.messages
+                    .entry(message)
+                    .or_insert_with(|| owners.id(owner));
                 return false;
             }
             Op::TextLane(key, message) => {
@@ -359,11 +362,12 @@ impl Tracker {
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
             self.note_message(&message.id);
-            let owner = self
+            let owners = &mut self.owners;
+            let owner = *self
                 .messages
                 .entry(message.id.clone())
-                .or_insert(message.owner)
-                .clone();
+                .or_insert_with(|| owners.id(message.owner));
+            let owner = self.owners.name(owner).map(str::to_owned);
             for call in message.tool_calls {
                 if !self.by_id.contains_key(&call.id) {
                     self.seed_call(call, &message.id, owner.clone());

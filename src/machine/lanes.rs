@@ -75,14 +75,15 @@ impl LaneMap {
 pub(crate) struct Lanes {
     /// The call each lane holds open (an index into the calls).
     pub tool: LaneMap,
-    /// The message each lane holds open, as a slot of `text_ids`.
+    /// The message each lane holds open, as a slot of `text_slots`.
     pub text: LaneMap,
-    /// The open messages' ids by slot; a freed slot is empty and listed in
-    /// `free_slots` for reuse, so slots stay bounded by the lanes open.
-    text_ids: Vec<String>,
+    /// The open messages' lanes and ids by slot; a freed slot is empty and
+    /// listed in `free_slots` for reuse, so slots stay bounded by the lanes
+    /// open.
+    text_slots: Vec<(LaneKey, String)>,
     free_slots: Vec<usize>,
-    /// The lane holding each open chunked message.
-    pub text_by_message: HashMap<String, LaneKey>,
+    /// The slot of each open chunked message.
+    text_by_message: HashMap<String, usize>,
 }
 
 impl Lanes {
@@ -92,12 +93,21 @@ impl Lanes {
 
     /// The message `key`'s lane holds open.
     pub fn text_message(&self, key: &LaneKey) -> Option<&str> {
-        self.text.get(key).map(|slot| self.text_ids[slot].as_str())
+        self.text
+            .get(key)
+            .map(|slot| self.text_slots[slot].1.as_str())
+    }
+
+    /// The lane holding `message` open.
+    pub fn lane_of_message(&self, message: &str) -> Option<&LaneKey> {
+        self.text_by_message
+            .get(message)
+            .map(|&slot| &self.text_slots[slot].0)
     }
 
     pub fn clear_text(&mut self, key: &LaneKey) {
         if let Some(slot) = self.text.remove(key) {
-            let message = std::mem::take(&mut self.text_ids[slot]);
+            let (_, message) = std::mem::take(&mut self.text_slots[slot]);
             self.text_by_message.remove(&message);
             self.free_slots.push(slot);
         }
@@ -105,17 +115,15 @@ impl Lanes {
 
     pub fn open_text(&mut self, key: LaneKey, message: String) {
         self.clear_text(&key);
-        self.text_by_message.insert(message.clone(), key.clone());
         let slot = match self.free_slots.pop() {
-            Some(slot) => {
-                self.text_ids[slot] = message;
-                slot
-            }
+            Some(slot) => slot,
             None => {
-                self.text_ids.push(message);
-                self.text_ids.len() - 1
+                self.text_slots.push(Default::default());
+                self.text_slots.len() - 1
             }
         };
+        self.text_by_message.insert(message.clone(), slot);
+        self.text_slots[slot] = (key.clone(), message);
         self.text.insert(key, slot);
     }
 }
@@ -263,7 +271,7 @@ impl Tracker {
     ) -> Result<(), Violation> {
         let holder = message_id
             .as_deref()
-            .and_then(|m| self.lanes.text_by_message.get(m));
+            .and_then(|m| self.lanes.lane_of_message(m));
         let key = match (owner.as_deref(), holder) {
             (Some(o), Some(lane)) if lane.as_deref() != Some(o) => {
                 return Err(plan
@@ -355,10 +363,12 @@ mod tests {
         assert_eq!(lanes.text_message(&None), Some("m99"));
         assert_eq!(lanes.text_message(&Some(String::new())), Some("s99"));
         assert_eq!(lanes.text_by_message.len(), 2);
+        assert_eq!(lanes.lane_of_message("s99"), Some(&Some(String::new())));
+        assert_eq!(lanes.lane_of_message("m98"), None);
         assert!(
-            lanes.text_ids.len() <= 3,
+            lanes.text_slots.len() <= 3,
             "slots grew: {}",
-            lanes.text_ids.len()
+            lanes.text_slots.len()
         );
         lanes.clear_text(&None);
         assert_eq!(lanes.text_message(&None), None);

@@ -29,7 +29,7 @@ use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
-use names::Names;
+use names::{Names, Owners};
 use std::collections::HashMap;
 use tools::Tools;
 
@@ -135,8 +135,10 @@ pub struct Tracker {
     /// The schemas of the tools the application's last run input gave
     /// ([`Tracker::start_run`]), by tool name.
     pub(crate) application_tools: Tools,
-    /// Each known message's owner; `None` is the parent agent (rule A1).
-    pub(crate) messages: HashMap<String, Option<String>>,
+    /// Each known message's owner, numbered by `owners` (rule A1).
+    pub(crate) messages: HashMap<String, usize>,
+    /// The owners `messages` and the text lanes name.
+    pub(crate) owners: Owners,
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: Names,
@@ -191,6 +193,7 @@ impl Tracker {
             stream_schemas: Names::default(),
             application_tools: Tools::default(),
             messages: HashMap::new(),
+            owners: Owners::default(),
             message_ids: Names::default(),
             message_seq: HashMap::new(),
             undelivered: Indices::default(),
