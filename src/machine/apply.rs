@@ -333,8 +333,9 @@ impl Tracker {
             self.application_tools.clear();
         }
         for tool in tools.unwrap_or_default() {
+            let tool = std::rc::Rc::new(tool);
             if !from_stream {
-                self.application_tools.insert(tool.clone());
+                self.application_tools.insert(std::rc::Rc::clone(&tool));
             } else if !self.is_applications_schema(&tool) {
                 self.stream_schemas.insert(tool.name.clone());
             }

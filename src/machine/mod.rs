@@ -173,12 +173,14 @@ impl Tracker {
     /// (ECMAScript semantics expected; the wasm binding passes the host's
     /// `RegExp`).
     pub fn with_pattern_engine(
-        options: Options,
+        mut options: Options,
         engine: std::rc::Rc<dyn crate::schema::PatternEngine>,
     ) -> Self {
+        // The tools move into their table (nothing reads `options.tools`
+        // again): cloning them would link `Value::clone` (size).
         let mut option_tools = Tools::default();
-        for tool in &options.tools {
-            option_tools.insert(tool.clone());
+        for tool in std::mem::take(&mut options.tools) {
+            option_tools.insert(std::rc::Rc::new(tool));
         }
         let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
         Tracker {
