@@ -363,7 +363,9 @@ impl<'v> Compiler<'v, '_> {
         }
         kw.max_items = count(map, "maxItems", ptr)?;
         kw.min_items = count(map, "minItems", ptr)?;
-        kw.unique_items = map.get("uniqueItems") == Some(&Value::Bool(true));
+        // Compared as a `bool`: `Value == Value` would link serde_json's
+        // whole `PartialEq` (maps, numbers) for this one test (size).
+        kw.unique_items = map.get("uniqueItems").and_then(Value::as_bool) == Some(true);
         Ok(())
     }
 
