@@ -307,7 +307,13 @@ impl Tracker {
 
     /// Rule F3: a non-empty `pendingToolCallIds` must be the derived list.
     fn check_declared_pending(&mut self, index: usize, declared: &[String], derived: &[usize]) {
-        let derived: Vec<&str> = derived.iter().map(|&i| self.calls[i].id.as_str()).collect();
+        // Loops rather than `collect` over adapters here and elsewhere in the
+        // machine: each adapter chain is generic code of its own (size).
+        let mut ids: Vec<&str> = Vec::with_capacity(derived.len());
+        for &i in derived {
+            ids.push(&self.calls[i].id);
+        }
+        let derived = ids;
         let same =
             declared.len() == derived.len() && declared.iter().zip(&derived).all(|(a, b)| a == b);
         if !declared.is_empty() && !same {

@@ -57,8 +57,15 @@ impl LaneMap {
         self.owners.len() + usize::from(self.parent.is_some())
     }
 
-    pub fn values(&self) -> impl Iterator<Item = usize> + '_ {
-        self.parent.into_iter().chain(self.owners.values().copied())
+    /// The indices, unordered (a loop: a `collect` of the chained
+    /// iterators is generic code of its own, size).
+    pub fn values(&self) -> Vec<usize> {
+        let mut values = Vec::with_capacity(self.len());
+        values.extend(self.parent);
+        for &value in self.owners.values() {
+            values.push(value);
+        }
+        values
     }
 
     /// Some lane's key (the only one's, when one is open).
@@ -326,7 +333,7 @@ impl Tracker {
         if self.lanes.is_empty() {
             return;
         }
-        let mut held: Vec<usize> = self.lanes.tool.values().collect();
+        let mut held = self.lanes.tool.values();
         indices::sort(&mut held);
         for index in held {
             if abandon {

@@ -339,12 +339,12 @@ impl Tracker {
     /// Rule L4: no call may be open when the run finishes (chunked calls
     /// were closed by the plan already).
     fn check_nothing_left_open(&self, plan: &Plan) -> Result<(), Violation> {
-        let open: Vec<&str> = self
-            .open
-            .iter()
-            .filter(|&&i| self.open_in(plan, i))
-            .map(|&i| self.calls[i].id.as_str())
-            .collect();
+        let mut open: Vec<&str> = Vec::new();
+        for &i in self.open.iter() {
+            if self.open_in(plan, i) {
+                open.push(&self.calls[i].id);
+            }
+        }
         match open.first() {
             None => Ok(()),
             Some(first) => Err(plan
