@@ -122,13 +122,10 @@ impl Lanes {
 
     pub fn open_text(&mut self, key: LaneKey, message: String) {
         self.clear_text(&key);
-        let slot = match self.free_slots.pop() {
-            Some(slot) => slot,
-            None => {
-                self.text_slots.push(Default::default());
-                self.text_slots.len() - 1
-            }
-        };
+        let slot = self.free_slots.pop().unwrap_or_else(|| {
+            self.text_slots.push(Default::default());
+            self.text_slots.len() - 1
+        });
         self.text_by_message.insert(message.clone(), slot);
         self.text_slots[slot] = (key.clone(), message);
         self.text.insert(key, slot);

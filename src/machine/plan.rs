@@ -340,7 +340,7 @@ impl Tracker {
     /// were closed by the plan already).
     fn check_nothing_left_open(&self, plan: &Plan) -> Result<(), Violation> {
         let mut open: Vec<&str> = Vec::new();
-        for &i in self.open.iter() {
+        for &i in &self.open {
             if self.open_in(plan, i) {
                 open.push(&self.calls[i].id);
             }

@@ -60,8 +60,11 @@ mod tests {
         let (mut application, mut run) = (Tools::default(), Tools::default());
         application.insert(Rc::clone(&shared));
         run.insert(Rc::clone(&shared));
-        assert!(std::ptr::eq(application.get("a").unwrap(), &*shared));
-        assert!(std::ptr::eq(run.get("a").unwrap(), &*shared));
+        assert!(std::ptr::eq(
+            application.get("a").unwrap(),
+            Rc::as_ptr(&shared)
+        ));
+        assert!(std::ptr::eq(run.get("a").unwrap(), Rc::as_ptr(&shared)));
     }
 
     #[test]

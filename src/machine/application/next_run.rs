@@ -28,7 +28,7 @@ impl Tracker {
     pub fn tool_messages(&self) -> Vec<ToolMessage> {
         // Loops rather than `collect` over adapters (size).
         let mut messages = Vec::new();
-        for &i in self.undelivered.iter() {
+        for &i in &self.undelivered {
             let call = &self.calls[i];
             let answer = call
                 .results
