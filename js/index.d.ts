@@ -129,6 +129,12 @@ export interface ToolResult {
   readonly rejected?: true;
 }
 
+/** A result whose `toolCallId` names no call of the thread (rule T10): kept, answering nothing. */
+export interface UnmatchedResult {
+  readonly toolCallId: string;
+  readonly result: ToolResult;
+}
+
 export interface ArgsError {
   readonly kind: "parse" | "schema" | "limit";
   readonly message: string;
@@ -411,6 +417,8 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   /** Every violation and warning, in the order first met; repeats counted (`count`), at most 1001 entries plus the fatal one. */
   readonly violations: readonly Violation[];
   readonly fatal: Violation | null;
+  /** Results for calls the thread never saw (rule T10), in the order received; a later call with that id does not claim them. */
+  readonly unmatchedResults: readonly UnmatchedResult[];
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */

@@ -1,3 +1,4 @@
+// @ts-check
 // The public face of the package: the ToolCallTracker class over the wasm
 // core, and the checks every argument passes before it crosses (below).
 //
@@ -28,6 +29,7 @@ export class ToolCallStreamError extends Error {
  * `fail`, `startRun`) when the tracker refuses one; nothing changed.
  */
 export class ToolCallRefusedError extends Error {
+  /** @param {import("./wire").RefusalRecord} record the binding's refusal record (or one made here alike) */
   constructor({ kind, message, toolCallIds, unanswered = [] }) {
     super(message);
     this.name = "ToolCallRefusedError";

@@ -1,3 +1,4 @@
+// @ts-check
 // Immutable snapshots, built from the change records the wasm core reports.
 //
 // The core says which calls changed and hands over only the argument text
@@ -8,6 +9,20 @@
 // concatenation (a rope in JS engines), never by a copy out of wasm memory.
 
 import { PartialValueBuilder } from "./partial-value.js";
+
+// The records' types are generated from the Rust types (wire.d.ts), and this
+// file is type-checked against them (tests/js/wire-types.test.mjs).
+/** @typedef {import("./wire").ChangeRecord} ChangeRecord */
+/** @typedef {import("./wire").TextRecord} TextRecord */
+/** @typedef {import("./wire").CallRecord} CallRecord */
+/** @typedef {import("./wire").Violation} Violation */
+/**
+ * A call's entry in a change record; for a `TextRecord`, the appended text
+ * and partial value only.
+ * @typedef {(CallRecord & { textOnly?: false }) | TextChange} CallChange
+ * @typedef {{ index: number, textOnly: true, append: string, partial: import("./wire").PartialRecord | undefined, parsed?: undefined }} TextChange
+ */
+/** @typedef {Omit<ChangeRecord, "calls" | "violations"> & { calls: CallChange[], violations: readonly Violation[] }} Changes */
 
 const EMPTY = Object.freeze([]);
 
@@ -43,9 +58,11 @@ export class ToolCallState {
    * The next state of a call: `change` is its entry in a change record, or
    * for a delta appended and nothing else (`textOnly`), just the new text and
    * partial value, every other field being `previous`'s.
+   * @param {ToolCallState | undefined} previous
+   * @param {CallChange} change
    */
   constructor(previous, change) {
-    const meta = change.textOnly ? previous : change;
+    const meta = /** @type {ToolCallState | CallRecord} */ (change.textOnly ? previous : change);
     this.id = meta.id;
     this.name = meta.name;
     this.parentMessageId = meta.parentMessageId;
@@ -61,6 +78,7 @@ export class ToolCallState {
     this.pending = meta.pending;
     this.reopened = meta.reopened;
     // Results are only ever added: keep the frozen ones already built.
+    /** @type {readonly import("./wire").ResultRecord[]} */
     this.results =
       previous && previous.results.length === meta.results.length ? previous.results : deepFreeze(meta.results);
     this.result = meta.result && sameResult(previous?.result, meta.result) ? previous.result : deepFreeze(meta.result);
@@ -72,6 +90,8 @@ export class ToolCallState {
    * frozen. Defining the accessor outside the constructor keeps the
    * constructor's plain stores on the engine's fast path (measured: the
    * accessor costs ~8% of a delta's push + snapshot this way, ~13% inside).
+   * @param {ToolCallState | undefined} previous
+   * @param {CallChange} change
    */
   static next(previous, change) {
     const state = new ToolCallState(previous, change);
@@ -79,7 +99,11 @@ export class ToolCallState {
     return Object.freeze(state);
   }
 
-  /** The partial value's cell and builder, carried over from `previous` while they still apply. */
+  /**
+   * The partial value's cell and builder, carried over from `previous` while they still apply.
+   * @param {ToolCallState | undefined} previous
+   * @param {CallChange} change
+   */
   #openState(previous, change) {
     const continues = previous?.status === "open" && previous.#builder !== undefined;
     const before = continues ? previous.#partial : undefined;
@@ -168,7 +192,11 @@ export class ToolCallState {
   }
 }
 
-/** The short record of a delta appended to one open call (see the binding's records). */
+/**
+ * The short record of a delta appended to one open call, as a change record.
+ * @param {TextRecord} record
+ * @returns {Changes}
+ */
 function textOnly([version, index, append, cut, suffix]) {
   const partial = cut < 0 ? undefined : { cut, suffix };
   return { version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null };
@@ -193,6 +221,7 @@ const isPending = (c) => c.pending;
 
 /** Keeps the current snapshot and folds change records into new ones. */
 export class SnapshotBuilder {
+  /** @type {Readonly<{ version: number, calls: readonly ToolCallState[], violations: readonly Violation[], [key: string]: any }>} */
   #snapshot = Object.freeze({
     version: 0,
     run: Object.freeze({ status: "idle" }),
@@ -202,13 +231,17 @@ export class SnapshotBuilder {
     pendingCalls: EMPTY,
     violations: EMPTY,
     fatal: null,
+    unmatchedResults: EMPTY,
   });
 
   get snapshot() {
     return this.#snapshot;
   }
 
-  /** Folds one change record in; returns the snapshot (the same object when nothing changed). */
+  /**
+   * Folds one change record in; returns the snapshot (the same object when nothing changed).
+   * @param {ChangeRecord | TextRecord} record
+   */
   apply(record) {
     const prev = this.#snapshot;
     const changes = Array.isArray(record) ? textOnly(record) : record;
@@ -225,10 +258,15 @@ export class SnapshotBuilder {
       pendingCalls: derive(prev.pendingCalls, isPending),
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
+      unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
     });
     return this.#snapshot;
   }
 
+  /**
+   * @param {readonly ToolCallState[]} prevCalls
+   * @param {CallChange[]} changed
+   */
   #calls(prevCalls, changed) {
     const next = copy(prevCalls);
     for (const change of changed) next[change.index] = ToolCallState.next(prevCalls[change.index], change);
@@ -239,6 +277,8 @@ export class SnapshotBuilder {
 /**
  * The violations after a record: the core keeps them bounded (repeats
  * counted on one entry, a cap on distinct ones), so this copy is too.
+ * @param {readonly Violation[]} list
+ * @param {Changes} changes
  */
 function violationsAfter(list, { violations, counted }) {
   const next = copy(list);
@@ -248,10 +288,22 @@ function violationsAfter(list, { violations, counted }) {
 }
 
 /**
+ * A list after entries were added (unmatched results are only ever added).
+ * @param {readonly any[]} list
+ * @param {readonly any[]} added
+ */
+function appended(list, added) {
+  const next = copy(list);
+  for (const item of added) next.push(deepFreeze(item));
+  return Object.freeze(next);
+}
+
+/**
  * A derived list after some calls changed. Untouched when no changed call
  * was or is a member; when every changed member stays a member (the common
  * case: a delta to an open call), the same list with those members
  * replaced; otherwise filtered again, in first-start order.
+ * @param {CallChange[]} changed
  */
 function derived(list, keep, before, after, changed) {
   let replaced = false;

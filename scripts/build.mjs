@@ -150,6 +150,8 @@ function addJsLayer() {
   for (const dir of ["js", "pkg-template"]) {
     for (const name of readdirSync(path.join(root, dir))) {
       if (dir === "js" && Object.values(loaders).includes(name)) continue;
+      // The records' declarations are for type-checking js/, not for users.
+      if (dir === "js" && name === "wire.d.ts") continue;
       const to = dir === "js" && name === "index.js" ? "init.js" : name;
       cpSync(path.join(root, dir, name), path.join(pkg, to), { recursive: true });
     }

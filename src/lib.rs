@@ -33,6 +33,7 @@ pub mod schema;
 pub mod sse;
 pub mod violation;
 pub mod violation_log;
+pub mod wire;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

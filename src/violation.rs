@@ -6,6 +6,7 @@ use std::fmt;
 /// How bad a broken rule is (see the severities of `docs/rules.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Severity {
     /// The stream is broken: the tracker refuses every later event.
     Fatal,
@@ -25,6 +26,7 @@ pub enum Severity {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Violation {
     /// The rule id of `RULES.md`, such as `T1`.
     pub code: &'static str,
@@ -35,9 +37,11 @@ pub struct Violation {
     /// Zero-based index of the offending event in the stream.
     pub event_index: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     /// `toolCallId`: the tool call.
     pub tool_call_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     /// `messageId`: the message.
     pub message_id: Option<String>,
     /// How many times it happened: repeats of one violation (same rule,

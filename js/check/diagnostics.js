@@ -1,3 +1,4 @@
+// @ts-check
 // What a stream is charged with: the core's violations, and the checker's
 // own findings about the recording (rules R1-R3) and about the arguments
 // the core judged (T6, S1, S5). Counted in full by rule and severity, kept
@@ -77,6 +78,9 @@ export class Diagnostics {
  * The checker's findings in a finished reading: arguments that did not parse
  * or fail their schema (at the event that closed the call), and the end of
  * input inside a run or with calls open (rule R1).
+ * @param {import("../wire").SummaryRecord} summary the core's summary (type-checked against the generated records)
+ * @param {(eventIndex: number) => number | null} lineOf
+ * @param {boolean} stopped
  */
 export function findingsOf(summary, lineOf, stopped) {
   const out = [];

@@ -254,12 +254,15 @@ impl RunInput {
 /// assert_eq!(tool.name, "confirm");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct Tool {
     /// The name.
     pub name: String,
     /// What the tool does, for the model.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub description: String,
     /// The tool's parameters, a JSON Schema.
+    #[cfg_attr(test, ts(type = "unknown", optional = nullable))]
     pub parameters: Value,
 }
 

@@ -37,28 +37,38 @@ use tools::Tools;
 /// described, with its default and what exceeding it does, in
 /// `docs/limits.md`. Per-call limits (`max_args_bytes`, `max_depth`) mark
 /// the call and the stream goes on; the others are fatal.
+// In the declarations, every field may be left out (the default applies).
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Most bytes of argument text per call.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_args_bytes: usize,
     /// Deepest nesting of arrays and objects in arguments.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_depth: usize,
     /// Most tool calls per thread; one more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_calls: usize,
     /// Most bytes of one event: its JSON text, or an event-stream line or
     /// event's data; more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_event_bytes: usize,
     /// Most bytes the thread may retain, all told (argument text and parsed
     /// arguments, results, ids, names, history, violations); more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_thread_bytes: usize,
     /// Most bytes of one id or name (call, message, thread and run ids,
     /// tool names, `subagentRunId`); more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_id_bytes: usize,
     /// Most message ids per thread (an id in the owner table and among the
     /// ids in use counts twice); one more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_messages: usize,
     /// Most chunk lanes open at once, for tool calls and for text messages
     /// each; one more is fatal.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_lanes: usize,
 }
 
@@ -91,16 +101,23 @@ impl Default for Limits {
 /// let tracker = Tracker::new(options);
 /// assert!(tracker.tool("confirm").is_some());
 /// ```
+// Declared as the JS constructor's options object (js/wire.d.ts), which
+// `wire::parse_options` reads: every field may be left out.
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "camelCase"))]
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Tools the application advertises for every run (rule F1).
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub tools: Vec<Tool>,
     /// The stream is a fragment: it need not begin with a run event (L1).
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub fragment: bool,
     /// Tools whose calls must be approved before the application may answer
     /// or fail them (rule S3); declining is always allowed.
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub require_approval: Vec<String>,
     /// Bounds on what one thread may make the tracker hold (rule S5).
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub limits: Limits,
 }
 

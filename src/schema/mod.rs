@@ -77,6 +77,7 @@ impl std::error::Error for SchemaError {}
 
 /// One way an instance fails its schema.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ValidationError {
     /// JSON Pointer to the failing place in the instance (`""` is the root).
     pub path: String,

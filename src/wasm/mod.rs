@@ -2,16 +2,15 @@
 //!
 //! It speaks JSON text in both directions: `JSON.stringify`/`JSON.parse` run
 //! at native speed in the host, and the core parses events without an
-//! intermediate value. Each call returns a change record ([`records`]); the
-//! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
+//! intermediate value. Each call returns a change record ([`crate::wire`]);
+//! the hand-written JS layer (`js/snapshot.js`) folds it into frozen
+//! snapshots.
 
-mod options;
-mod records;
 mod regexp;
 
 use crate::events::to_json;
+use crate::wire::{self, ChangeRecord, RefusalRecord, SummaryRecord};
 use crate::{ApplicationError, Tracker};
-use records::{ChangeRecord, RefusalRecord, SummaryRecord};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -33,7 +32,7 @@ impl WasmTracker {
     /// `takeEvents`.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
-        let options = options::parse_options(options_json).map_err(|e| JsError::new(&e))?;
+        let options = wire::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         Ok(WasmTracker {
             tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
             events: keep_events.then(Vec::new),
@@ -216,12 +215,12 @@ impl WasmTracker {
     }
 
     /// What changed since the last record: a `ChangeRecord`, or for a delta
-    /// appended to one open call and nothing else, the short array of
-    /// `records::text_only_record`.
+    /// appended to one open call and nothing else, the short array of a
+    /// `wire::TextRecord`.
     #[wasm_bindgen(js_name = takeChanges)]
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
-        if let Some(record) = records::text_only_record(&self.tracker, &changes) {
+        if let Some(record) = wire::text_only_record(&self.tracker, &changes) {
             return record;
         }
         let record = ChangeRecord::new(&self.tracker, &changes);

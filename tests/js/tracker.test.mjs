@@ -252,3 +252,24 @@ test("n1_partial_args_keep_their_identity_while_the_visible_prefix_does_not_move
   assert.deepEqual(c.calls[0].partialArgs, { n: 1, m: 1234 });
   assert.notEqual(c.calls[0].partialArgs, a.calls[0].partialArgs);
 });
+
+test("t10_unmatched_results_reach_the_snapshot_and_no_later_call_claims_them", () => {
+  const t = tracker();
+  const before = t.snapshot();
+  assert.deepEqual(before.unmatchedResults, []);
+  let s = t.push(result("ghost", "orphan"));
+  assert.deepEqual(s.unmatchedResults, [{ toolCallId: "ghost", result: { messageId: "m-ghost", content: "orphan", source: "stream" } }]);
+  assert.ok(Object.isFrozen(s.unmatchedResults) && Object.isFrozen(s.unmatchedResults[0].result));
+  assert.equal(s.violations.at(-1).code, "T10");
+  // Kept as they were, identical, while other things change.
+  const first = s.unmatchedResults;
+  for (const e of call("ghost", "lookup", ["{}"])) s = t.push(e);
+  assert.equal(s.unmatchedResults, first);
+  assert.equal(s.calls[0].result, undefined);
+  s = t.push(result("other", [{ type: "text", text: "late" }], "m-2"));
+  assert.deepEqual(
+    s.unmatchedResults.map((u) => [u.toolCallId, u.result.content]),
+    [["ghost", "orphan"], ["other", [{ type: "text", text: "late" }]]],
+  );
+  assert.equal(s.unmatchedResults[0], first[0]);
+});

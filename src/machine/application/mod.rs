@@ -237,41 +237,16 @@ impl fmt::Display for ApplicationError {
 }
 
 impl ApplicationError {
-    /// The kind of refusal, as the JS layer's `ToolCallRefusedError.kind`
-    /// names it.
+    /// The calls the refusal is about: the one operated on, or each call a
+    /// run input leaves unanswered (the JS layer names its kind:
+    /// `wire::refusal_kind`).
     ///
     /// ```
     /// use agui_tool_calls::ApplicationError;
     ///
     /// let e = ApplicationError::Open { id: "c1".into() };
-    /// assert_eq!(e.kind(), "open");
     /// assert_eq!(e.tool_call_ids(), ["c1"]);
     /// ```
-    pub fn kind(&self) -> &'static str {
-        use ApplicationError::{
-            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
-            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
-        };
-        match self {
-            UnknownCall { .. } => "unknownCall",
-            Open { .. } => "open",
-            Abandoned { .. } => "abandoned",
-            Answered { .. } => "answered",
-            Declined { .. } => "declined",
-            NotTheApplications { .. } => "notTheApplications",
-            ApprovalRequired { .. } => "approvalRequired",
-            MessageIdInUse { .. } => "messageIdInUse",
-            InvalidContent { .. } => "invalidContent",
-            Unanswered(_) => "unanswered",
-            MalformedInput(_) => "malformedInput",
-            RunActive => "runActive",
-            Stopped { .. } => "stopped",
-            Limit(_) => "limit",
-        }
-    }
-
-    /// The calls the refusal is about: the one operated on, or each call a
-    /// run input leaves unanswered.
     pub fn tool_call_ids(&self) -> Vec<&str> {
         use ApplicationError::{
             Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,

@@ -1,26 +1,49 @@
-//! The change record `pushJson` returns: what changed since the last record,
-//! in the shapes of the package's TypeScript declarations. A call's argument
-//! text travels as the part appended since the last record, never whole.
+//! The records the binding returns: the change record of `pushJson` and
+//! the other operations (what changed since the last record; a call's
+//! argument text travels as the part appended since then, never whole),
+//! its short form for a delta alone, the checker's summary, and refusals.
+//!
+//! Each type here is also the one source of its TypeScript declaration
+//! (`js/wire.d.ts`, written by the unit test of `super::declarations`). A
+//! field JS may find missing is marked `ts(optional)` next to its serde
+//! `skip_serializing_if`: `ts(as = "Option<_>", optional)` on a field that
+//! is not an `Option`.
 
-use crate::args::{ArgsError, ArgsErrorKind};
+use super::names;
+use crate::args::ArgsError;
 use crate::events::{Opaque, Outcome};
 use crate::schema::ValidationError;
 use crate::{
-    ApplicationError, CallStatus, Changes, Consent, ResultSource, RunState, RunStatus, ToolCall,
-    ToolResult, Tracker, Validation, Violation,
+    ApplicationError, Changes, ResultSource, RunState, ToolCall, ToolResult, Tracker,
+    UnmatchedResult, Validation, Violation,
 };
 use serde::Serialize;
 
+/// What changed since the last record: the run when it changed, each
+/// changed call (in the order they changed: the JS layer places each by
+/// `index`), the new violations, repeats of earlier ones, the new
+/// unmatched results, and the fatal violation.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ChangeRecord<'a> {
+    /// Grows with every change of the tracker.
     version: u64,
+    /// Present when the run changed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     run: Option<RunRecord<'a>>,
     calls: Vec<CallRecord<'a>>,
     violations: &'a [Violation],
     /// Earlier violations repeated: `[index, count]` pairs.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     counted: &'a [(usize, u64)],
+    /// Results whose call the tracker never saw (rule T10), new since the
+    /// last record.
+    #[serde(skip_serializing_if = "UnmatchedResults::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<UnmatchedRecord<'a>>>", optional))]
+    unmatched_results: UnmatchedResults<'a>,
     fatal: Option<&'a Violation>,
 }
 
@@ -39,15 +62,81 @@ impl<'a> ChangeRecord<'a> {
             calls,
             violations: &tracker.violations()[changes.violations.clone()],
             counted: &changes.violations_counted,
+            unmatched_results: UnmatchedResults(
+                &tracker.unmatched_results()[changes.unmatched_results.clone()],
+            ),
             fatal: tracker.fatal(),
         }
     }
 }
 
-/// The record of the most common change, one delta appended to one open
-/// call and nothing else: `[version, index, append, cut, suffix]` (`cut` is
-/// -1 with no partial value). A fraction of the full record's size and
-/// cost, since every other field is as the JS layer has it.
+/// Declares a record sent as a JSON array of its fields, in the order
+/// declared: one definition gives the struct, its serialisation and (in
+/// tests) its TypeScript declaration, a tuple labelled with the field names.
+macro_rules! tuple_record {
+    (
+        $(#[doc = $doc:literal])*
+        pub struct $name:ident<$lt:lifetime> {
+            $($(#[doc = $field_doc:literal])* $field:ident: $ty:ty,)*
+        }
+    ) => {
+        $(#[doc = $doc])*
+        pub struct $name<$lt> { $($(#[doc = $field_doc])* $field: $ty,)* }
+
+        impl Serialize for $name<'_> {
+            #[inline]
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                // As a tuple: the same code as the tuple it replaced.
+                ($(&self.$field,)*).serialize(serializer)
+            }
+        }
+
+        #[cfg(test)]
+        impl<$lt> $name<$lt> {
+            /// The exported TypeScript declaration, a labelled tuple, after
+            /// a doc comment listing the elements.
+            pub(super) fn declaration(cfg: &ts_rs::Config) -> String {
+                let mut docs = String::from("/**\n");
+                for line in [$($doc),*] {
+                    docs.push_str(&format!(" *{}\n", line.trim_end()));
+                }
+                docs.push_str(" *\n");
+                $(docs.push_str(&format!(
+                    " * - `{}`:{}\n",
+                    stringify!($field),
+                    [$($field_doc),*].concat()
+                ));)*
+                let elements = [
+                    $(format!("{}: {}", stringify!($field), <$ty as ts_rs::TS>::name(cfg))),*
+                ];
+                format!("{docs} */\nexport type {} = [{}];", stringify!($name), elements.join(", "))
+            }
+        }
+    };
+}
+
+tuple_record! {
+    /// The record of the most common change, one delta appended to one open
+    /// call and nothing else, as a JSON array: a fraction of the full
+    /// record's size and cost, since every other field is as the JS layer
+    /// has it.
+    pub struct TextRecord<'a> {
+        /// The tracker's version.
+        version: u64,
+        /// The call's index.
+        index: usize,
+        /// The argument text appended since the last record.
+        append: &'a str,
+        /// The partial value's cut (UTF-16 units), -1 with no partial value.
+        cut: i64,
+        /// What closes the prefix (see `PartialRecord`).
+        suffix: String,
+    }
+}
+
+/// The [`TextRecord`] of `changes` as JSON text, when they are one delta
+/// appended to one open call and nothing else.
+#[inline]
 pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> {
     let [only] = changes.calls.as_slice() else {
         return None;
@@ -66,15 +155,25 @@ pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> 
         Some(p) => (i64::try_from(p.cut_utf16).unwrap_or(i64::MAX), p.suffix),
         None => (-1, String::new()),
     };
-    serde_json::to_string(&(tracker.version(), only.index, append, cut, suffix)).ok()
+    let record = TextRecord {
+        version: tracker.version(),
+        index: only.index,
+        append,
+        cut,
+        suffix,
+    };
+    serde_json::to_string(&record).ok()
 }
 
 /// The whole state without argument text or values: what a report needs
-/// after a stream, at a cost independent of the arguments' size.
+/// after a stream, at a cost independent of the arguments' size. Its calls
+/// carry `argsBytes` and `closedAt`, which change records leave out.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct SummaryRecord<'a> {
     version: u64,
+    /// How many events the tracker read.
     events_seen: usize,
     run: RunRecord<'a>,
     calls: Vec<CallRecord<'a>>,
@@ -92,6 +191,7 @@ impl<'a> SummaryRecord<'a> {
             .enumerate()
             .map(|(index, call)| CallRecord {
                 partial: None,
+                args_bytes: Some(call.args_text().len()),
                 closed_at: call.closed_at,
                 ..CallRecord::new(index, call, call.args_text().len())
             })
@@ -111,34 +211,36 @@ impl<'a> SummaryRecord<'a> {
     }
 }
 
+/// The latest run.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct RunRecord<'a> {
+    #[cfg_attr(test, ts(type = "RunStatus"))]
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     thread_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     outcome: Option<OutcomeRecord<'a>>,
     /// `RUN_FINISHED.result`, kept as given.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     result: Option<&'a Opaque>,
+    /// The message of `RUN_ERROR`, or the reason given to `abortRun`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     error: Option<&'a str>,
 }
 
 impl<'a> RunRecord<'a> {
     fn new(run: &'a RunState) -> Self {
         RunRecord {
-            status: match run.status {
-                RunStatus::Idle => "idle",
-                RunStatus::Running => "running",
-                RunStatus::Finished => "finished",
-                RunStatus::Interrupted => "interrupted",
-                RunStatus::Errored => "errored",
-                RunStatus::Aborted => "aborted",
-            },
+            status: names::run_status(&run.status),
             thread_id: run.thread_id.as_deref(),
             run_id: run.run_id.as_deref(),
             outcome: run.outcome.as_ref().map(outcome_record),
@@ -151,95 +253,120 @@ impl<'a> RunRecord<'a> {
 /// `RUN_FINISHED.outcome` as the producer spelled it; interrupts kept as
 /// given.
 #[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct OutcomeRecord<'a> {
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pending_tool_call_ids: Option<&'a [String]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    interrupts: Option<&'a [Opaque]>,
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+enum OutcomeRecord<'a> {
+    Success {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(test, ts(optional))]
+        pending_tool_call_ids: Option<&'a [String]>,
+    },
+    Interrupt {
+        interrupts: &'a [Opaque],
+    },
 }
 
 fn outcome_record(outcome: &Outcome) -> OutcomeRecord<'_> {
     match outcome {
         Outcome::Success {
             pending_tool_call_ids,
-        } => OutcomeRecord {
-            kind: "success",
+        } => OutcomeRecord::Success {
             pending_tool_call_ids: pending_tool_call_ids.as_deref(),
-            interrupts: None,
         },
-        Outcome::Interrupt { interrupts } => OutcomeRecord {
-            kind: "interrupt",
-            pending_tool_call_ids: None,
-            interrupts: Some(interrupts),
-        },
+        Outcome::Interrupt { interrupts } => OutcomeRecord::Interrupt { interrupts },
     }
 }
 
+/// One call: in a change record, a call that changed; in a summary, every
+/// call.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct CallRecord<'a> {
+    /// Its place in the snapshot's `calls`.
     index: usize,
     id: &'a str,
     name: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     parent_message_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     subagent_run_id: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     run_id: Option<&'a str>,
+    #[cfg_attr(test, ts(type = "CallStatus"))]
     status: &'static str,
-    /// The argument text appended since the last record.
+    /// The argument text appended since the last record (in summaries,
+    /// none).
     append: &'a str,
-    /// The length of the whole argument text, in bytes of UTF-8.
-    args_bytes: usize,
+    /// In summaries: the length of the whole argument text, in bytes of
+    /// UTF-8 (the page never reads it, so change records leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    args_bytes: Option<usize>,
     /// While open: `argsText.slice(0, cut) + suffix` is the partial value.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     partial: Option<PartialRecord>,
     /// Complete, and the text parsed: JS parses its own copy of the text,
     /// natively and in key order, when `args` is first read.
     parsed: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     args_error: Option<ArgsErrorRecord<'a>>,
     advertised: bool,
+    #[cfg_attr(test, ts(type = "ValidationState"))]
     validation: &'static str,
+    #[cfg_attr(test, ts(type = "Consent"))]
     consent: &'static str,
     pending: bool,
     reopened: u32,
     /// In summaries: the event that last closed the call.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     closed_at: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     result: Option<ResultRecord<'a>>,
     results: Vec<ResultRecord<'a>>,
 }
 
+/// The usable prefix of an open call's text, and what closes it.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct PartialRecord {
     /// In UTF-16 code units, as JS strings count.
     cut: usize,
     suffix: String,
 }
 
+/// Why a call's arguments are unusable.
 #[derive(Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct ArgsErrorRecord<'a> {
+    #[cfg_attr(test, ts(type = "ArgsErrorClass"))]
     kind: &'static str,
     message: std::borrow::Cow<'a, str>,
+    /// Byte offset into the argument text (parse and limit errors).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     position: Option<usize>,
+    /// Each schema failure.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     errors: Option<&'a [ValidationError]>,
 }
 
 impl<'a> ArgsErrorRecord<'a> {
     fn new(error: &'a ArgsError) -> Self {
         ArgsErrorRecord {
-            kind: match error.kind {
-                ArgsErrorKind::Parse => "parse",
-                ArgsErrorKind::Limit => "limit",
-            },
+            kind: names::args_error(&Some(error.kind)),
             message: error.message.as_str().into(),
             position: error.position,
             errors: None,
@@ -250,7 +377,7 @@ impl<'a> ArgsErrorRecord<'a> {
     fn schema(call: &'a ToolCall, errors: &'a [ValidationError]) -> Self {
         let count = errors.len();
         ArgsErrorRecord {
-            kind: "schema",
+            kind: names::schema_error(),
             message: format!(
                 "arguments do not match the schema of {}: {count} error{}",
                 call.name,
@@ -263,19 +390,60 @@ impl<'a> ArgsErrorRecord<'a> {
     }
 }
 
+/// A result received for a call (or for no known call).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct ResultRecord<'a> {
     message_id: &'a str,
+    /// A string or content parts, kept as given.
     content: &'a Opaque,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     error: Option<&'a str>,
+    #[cfg_attr(test, ts(type = "ResultSource"))]
     source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
     subagent_run_id: Option<&'a str>,
     /// The producer answered a frontend call (rule F4): kept, not the answer.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     rejected: bool,
+}
+
+/// Unmatched results, written as a list of [`UnmatchedRecord`] without
+/// collecting one (a smaller module than a `Vec` of them).
+struct UnmatchedResults<'a>(&'a [UnmatchedResult]);
+
+impl UnmatchedResults<'_> {
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for UnmatchedResults<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(UnmatchedRecord::new))
+    }
+}
+
+/// A result whose `toolCallId` names no call the tracker saw (rule T10).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct UnmatchedRecord<'a> {
+    tool_call_id: &'a str,
+    result: ResultRecord<'a>,
+}
+
+impl<'a> UnmatchedRecord<'a> {
+    fn new(unmatched: &'a UnmatchedResult) -> Self {
+        UnmatchedRecord {
+            tool_call_id: &unmatched.tool_call_id,
+            result: ResultRecord::new(&unmatched.result),
+        }
+    }
 }
 
 impl<'a> ResultRecord<'a> {
@@ -284,11 +452,7 @@ impl<'a> ResultRecord<'a> {
             message_id: &result.message_id,
             content: &result.content,
             error: result.error.as_deref(),
-            source: match result.source {
-                ResultSource::Stream => "stream",
-                ResultSource::History => "history",
-                ResultSource::Application => "application",
-            },
+            source: names::result_source(&result.source),
             subagent_run_id: result.owner.as_deref(),
             rejected: result.rejected,
         }
@@ -305,13 +469,9 @@ impl<'a> CallRecord<'a> {
             parent_message_id: call.parent_message_id.as_deref(),
             subagent_run_id: call.owner.as_deref(),
             run_id: call.run_id.as_deref(),
-            status: match call.status {
-                CallStatus::Open => "open",
-                CallStatus::Complete => "complete",
-                CallStatus::Abandoned => "abandoned",
-            },
+            status: names::call_status(&call.status),
             append: call.args_text().get(text_from..).unwrap_or_default(),
-            args_bytes: call.args_text().len(),
+            args_bytes: None,
             partial: call.partial().map(|p| PartialRecord {
                 cut: p.cut_utf16,
                 suffix: p.suffix,
@@ -328,16 +488,8 @@ impl<'a> CallRecord<'a> {
                     _ => None,
                 }),
             advertised: call.advertised,
-            validation: match call.validation {
-                Validation::Unvalidated => "unvalidated",
-                Validation::Valid => "valid",
-                Validation::Invalid(_) => "invalid",
-            },
-            consent: match call.consent {
-                Consent::Unrequested => "unrequested",
-                Consent::Approved => "approved",
-                Consent::Declined => "declined",
-            },
+            validation: names::validation(&call.validation),
+            consent: names::consent(&call.consent),
             pending: call.pending,
             reopened: call.reopen_count,
             closed_at: None,
@@ -362,16 +514,21 @@ fn answer(call: &ToolCall) -> Option<&ToolResult> {
 /// concerned (for a refused run input, each unanswered call).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct RefusalRecord<'a> {
+    #[cfg_attr(test, ts(type = "RefusalKind"))]
     kind: &'static str,
     message: String,
     tool_call_ids: Vec<&'a str>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
     unanswered: Vec<UnansweredRecord<'a>>,
 }
 
+/// A call a run input leaves unanswered.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
 struct UnansweredRecord<'a> {
     tool_call_id: &'a str,
     tool_name: &'a str,
@@ -379,6 +536,7 @@ struct UnansweredRecord<'a> {
 }
 
 impl<'a> RefusalRecord<'a> {
+    /// The record of `error`.
     pub fn new(error: &'a ApplicationError) -> Self {
         let unanswered = match error {
             ApplicationError::Unanswered(calls) => calls
@@ -392,10 +550,30 @@ impl<'a> RefusalRecord<'a> {
             _ => Vec::new(),
         };
         RefusalRecord {
-            kind: error.kind(),
+            kind: names::refusal_kind(error),
             message: error.to_string(),
             tool_call_ids: error.tool_call_ids(),
             unanswered,
         }
     }
+}
+
+/// The declarations of this module's types, each with its doc comment.
+#[cfg(test)]
+pub(super) fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
+    use super::declarations::declaration as d;
+    vec![
+        d::<ChangeRecord>(cfg),
+        TextRecord::declaration(cfg),
+        d::<SummaryRecord>(cfg),
+        d::<RunRecord>(cfg),
+        d::<OutcomeRecord>(cfg),
+        d::<CallRecord>(cfg),
+        d::<PartialRecord>(cfg),
+        d::<ArgsErrorRecord>(cfg),
+        d::<ResultRecord>(cfg),
+        d::<UnmatchedRecord>(cfg),
+        d::<RefusalRecord>(cfg),
+        d::<UnansweredRecord>(cfg),
+    ]
 }

@@ -1,0 +1,67 @@
+//! The records the wasm binding sends the JS layer (`agui_tool_calls::wire`),
+//! as JSON: what a change record carries and what it leaves to summaries,
+//! unmatched results (rule T10), and the fast path's tuple.
+
+mod common;
+
+use agui_tool_calls::events::to_json;
+use agui_tool_calls::wire::{text_only_record, ChangeRecord, SummaryRecord};
+use agui_tool_calls::Tracker;
+use common::*;
+use serde_json::{json, Value};
+
+/// The change record of what changed since the last take, as a value.
+fn take(t: &mut Tracker) -> Value {
+    let changes = t.take_changes();
+    serde_json::from_str(&to_json(&ChangeRecord::new(t, &changes))).unwrap()
+}
+
+#[test]
+fn change_records_leave_out_args_bytes_which_summaries_carry() {
+    let mut t = running();
+    feed(&mut t, &whole_call("c1", "f", r#"{"q":"é"}"#));
+    let record = take(&mut t);
+    let call = &record["calls"][0];
+    assert_eq!(call["append"], r#"{"q":"é"}"#);
+    assert!(call.get("argsBytes").is_none(), "{call}");
+    assert!(call.get("closedAt").is_none(), "{call}");
+
+    let summary: Value = serde_json::from_str(&to_json(&SummaryRecord::new(&t, true))).unwrap();
+    let call = &summary["calls"][0];
+    assert_eq!(call["argsBytes"], 10); // bytes of UTF-8
+    assert_eq!(call["closedAt"], 3);
+    assert_eq!(call["append"], "");
+}
+
+#[test]
+fn t10_unmatched_results_are_sent_once_in_the_change_record() {
+    let mut t = running();
+    take(&mut t);
+    push(&mut t, result("m1", "ghost", "orphan")).unwrap();
+    let record = take(&mut t);
+    assert_eq!(
+        record["unmatchedResults"],
+        json!([{
+            "toolCallId": "ghost",
+            "result": {"messageId": "m1", "content": "orphan", "source": "stream"}
+        }])
+    );
+    feed(&mut t, &whole_call("c1", "f", "{}"));
+    assert!(take(&mut t).get("unmatchedResults").is_none());
+}
+
+#[test]
+fn a_delta_alone_is_sent_as_the_text_record_tuple() {
+    let mut t = running();
+    feed(&mut t, &[start("c1", "f"), args("c1", r#"{"q":"ab"#)]);
+    take(&mut t);
+    push(&mut t, args("c1", "c")).unwrap();
+    let changes = t.take_changes();
+    let text = text_only_record(&t, &changes).expect("a delta alone has the short record");
+    let version = t.version();
+    // [version, index, append, cut, suffix]: the cut in UTF-16 units.
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!([version, 0, "c", 9, "\"}"])
+    );
+}
