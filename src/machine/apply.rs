@@ -58,7 +58,10 @@ impl Tracker {
             } => self.attach_result(call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
                 self.note_message(&message);
-                self.messages.entry(message).or_insert(owner);
+                let owners = &mut self.owners;
+                self.messages
+                    .entry(message)
+                    .or_insert_with(|| owners.id(owner));
                 return false;
             }
             Op::TextLane(key, message) => {
@@ -304,7 +307,13 @@ impl Tracker {
 
     /// Rule F3: a non-empty `pendingToolCallIds` must be the derived list.
     fn check_declared_pending(&mut self, index: usize, declared: &[String], derived: &[usize]) {
-        let derived: Vec<&str> = derived.iter().map(|&i| self.calls[i].id.as_str()).collect();
+        // Loops rather than `collect` over adapters here and elsewhere in the
+        // machine: each adapter chain is generic code of its own (size).
+        let mut ids: Vec<&str> = Vec::with_capacity(derived.len());
+        for &i in derived {
+            ids.push(&self.calls[i].id);
+        }
+        let derived = ids;
         let same =
             declared.len() == derived.len() && declared.iter().zip(&derived).all(|(a, b)| a == b);
         if !declared.is_empty() && !same {
@@ -330,8 +339,9 @@ impl Tracker {
             self.application_tools.clear();
         }
         for tool in tools.unwrap_or_default() {
+            let tool = std::rc::Rc::new(tool);
             if !from_stream {
-                self.application_tools.insert(tool.clone());
+                self.application_tools.insert(std::rc::Rc::clone(&tool));
             } else if !self.is_applications_schema(&tool) {
                 self.stream_schemas.insert(tool.name.clone());
             }
@@ -359,11 +369,12 @@ impl Tracker {
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
         for message in messages {
             self.note_message(&message.id);
-            let owner = self
+            let owners = &mut self.owners;
+            let owner = *self
                 .messages
                 .entry(message.id.clone())
-                .or_insert(message.owner)
-                .clone();
+                .or_insert_with(|| owners.id(message.owner));
+            let owner = self.owners.name(owner).map(str::to_owned);
             for call in message.tool_calls {
                 if !self.by_id.contains_key(&call.id) {
                     self.seed_call(call, &message.id, owner.clone());

@@ -36,10 +36,6 @@ impl Indices {
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-
-    pub(crate) fn iter(&self) -> std::slice::Iter<'_, usize> {
-        self.0.iter()
-    }
 }
 
 impl<'a> IntoIterator for &'a Indices {
@@ -114,7 +110,7 @@ mod tests {
         let mut set = Indices::default();
         assert!(set.insert(5) && set.insert(1) && set.insert(3));
         assert!(!set.insert(3));
-        assert_eq!(set.iter().copied().collect::<Vec<_>>(), [1, 3, 5]);
+        assert_eq!((&set).into_iter().copied().collect::<Vec<_>>(), [1, 3, 5]);
         assert!(set.remove(&3) && !set.remove(&3));
         assert!(set.contains(&5) && !set.contains(&3));
         assert!(!set.is_empty());

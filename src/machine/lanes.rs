@@ -16,32 +16,119 @@ use std::collections::HashMap;
 /// A lane's key: the owner, `None` for the parent agent.
 pub(crate) type LaneKey = Option<String>;
 
+/// One index per lane. The parent's lane is held apart so that the owners'
+/// map is the crate's common `HashMap<String, usize>`: a map keyed by
+/// `Option<String>` is a hash-map instantiation of its own (size).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LaneMap {
+    parent: Option<usize>,
+    owners: HashMap<String, usize>,
+}
+
+impl LaneMap {
+    pub fn get(&self, key: &LaneKey) -> Option<usize> {
+        match key {
+            None => self.parent,
+            Some(owner) => self.owners.get(owner.as_str()).copied(),
+        }
+    }
+
+    pub fn contains_key(&self, key: &LaneKey) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn insert(&mut self, key: LaneKey, value: usize) {
+        match key {
+            None => self.parent = Some(value),
+            Some(owner) => {
+                self.owners.insert(owner, value);
+            }
+        }
+    }
+
+    pub fn remove(&mut self, key: &LaneKey) -> Option<usize> {
+        match key {
+            None => self.parent.take(),
+            Some(owner) => self.owners.remove(owner.as_str()),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.owners.len() + usize::from(self.parent.is_some())
+    }
+
+    /// The indices, unordered (a loop: a `collect` of the chained
+    /// iterators is generic code of its own, size).
+    pub fn values(&self) -> Vec<usize> {
+        let mut values = Vec::with_capacity(self.len());
+        values.extend(self.parent);
+        for &value in self.owners.values() {
+            values.push(value);
+        }
+        values
+    }
+
+    /// Some lane's key (the only one's, when one is open).
+    fn any_key(&self) -> LaneKey {
+        match self.parent {
+            Some(_) => None,
+            None => self.owners.keys().next().cloned(),
+        }
+    }
+}
+
 /// The open chunked items, by lane.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Lanes {
     /// The call each lane holds open (an index into the calls).
-    pub tool: HashMap<LaneKey, usize>,
-    /// The message each lane holds open.
-    pub text: HashMap<LaneKey, String>,
-    /// The lane holding each open chunked message.
-    pub text_by_message: HashMap<String, LaneKey>,
+    pub tool: LaneMap,
+    /// The message each lane holds open, as a slot of `text_slots`.
+    pub text: LaneMap,
+    /// The open messages' lanes and ids by slot; a freed slot is empty and
+    /// listed in `free_slots` for reuse, so slots stay bounded by the lanes
+    /// open.
+    text_slots: Vec<(LaneKey, String)>,
+    free_slots: Vec<usize>,
+    /// The slot of each open chunked message.
+    text_by_message: HashMap<String, usize>,
 }
 
 impl Lanes {
     pub fn is_empty(&self) -> bool {
-        self.tool.is_empty() && self.text.is_empty()
+        self.tool.len() == 0 && self.text.len() == 0
+    }
+
+    /// The message `key`'s lane holds open.
+    pub fn text_message(&self, key: &LaneKey) -> Option<&str> {
+        self.text
+            .get(key)
+            .map(|slot| self.text_slots[slot].1.as_str())
+    }
+
+    /// The lane holding `message` open.
+    pub fn lane_of_message(&self, message: &str) -> Option<&LaneKey> {
+        self.text_by_message
+            .get(message)
+            .map(|&slot| &self.text_slots[slot].0)
     }
 
     pub fn clear_text(&mut self, key: &LaneKey) {
-        if let Some(message) = self.text.remove(key) {
+        if let Some(slot) = self.text.remove(key) {
+            let (_, message) = std::mem::take(&mut self.text_slots[slot]);
             self.text_by_message.remove(&message);
+            self.free_slots.push(slot);
         }
     }
 
     pub fn open_text(&mut self, key: LaneKey, message: String) {
         self.clear_text(&key);
-        self.text_by_message.insert(message.clone(), key.clone());
-        self.text.insert(key, message);
+        let slot = self.free_slots.pop().unwrap_or_else(|| {
+            self.text_slots.push(Default::default());
+            self.text_slots.len() - 1
+        });
+        self.text_by_message.insert(message.clone(), slot);
+        self.text_slots[slot] = (key.clone(), message);
+        self.text.insert(key, slot);
     }
 }
 
@@ -82,19 +169,14 @@ impl Tracker {
         if chunk.id.is_some() || self.lanes.tool.contains_key(&None) {
             return Ok(None);
         }
-        self.only_lane(plan, self.lanes.tool.keys(), "TOOL_CALL_CHUNK")
+        self.only_lane(plan, &self.lanes.tool, "TOOL_CALL_CHUNK")
     }
 
     /// With neither id nor owner: the only open lane, else the parent's.
-    fn only_lane<'k>(
-        &self,
-        plan: &Plan,
-        mut keys: impl ExactSizeIterator<Item = &'k LaneKey>,
-        what: &str,
-    ) -> Result<LaneKey, Violation> {
-        match keys.len() {
+    fn only_lane(&self, plan: &Plan, lanes: &LaneMap, what: &str) -> Result<LaneKey, Violation> {
+        match lanes.len() {
             0 => Ok(None),
-            1 => Ok(keys.next().cloned().unwrap_or_default()),
+            1 => Ok(lanes.any_key()),
             n => Err(plan.fatal(
                 "C4",
                 format!("{what} with neither id nor owner, and {n} subagent lanes could claim it"),
@@ -109,7 +191,7 @@ impl Tracker {
         chunk: ToolChunk<'a>,
     ) -> Result<(), Violation> {
         let key = self.tool_chunk_lane(plan, &chunk)?;
-        let held = self.lanes.tool.get(&key).copied();
+        let held = self.lanes.tool.get(&key);
         let continues = match (&chunk.id, held) {
             (Some(id), Some(i)) => self.calls[i].id == *id,
             (None, Some(_)) => true,
@@ -193,7 +275,7 @@ impl Tracker {
     ) -> Result<(), Violation> {
         let holder = message_id
             .as_deref()
-            .and_then(|m| self.lanes.text_by_message.get(m));
+            .and_then(|m| self.lanes.lane_of_message(m));
         let key = match (owner.as_deref(), holder) {
             (Some(o), Some(lane)) if lane.as_deref() != Some(o) => {
                 return Err(plan
@@ -210,12 +292,12 @@ impl Tracker {
             (Some(o), _) => Some(o.to_owned()),
             (None, Some(lane)) => lane.clone(),
             (None, None) if message_id.is_some() || self.lanes.text.contains_key(&None) => None,
-            (None, None) => self.only_lane(plan, self.lanes.text.keys(), "TEXT_MESSAGE_CHUNK")?,
+            (None, None) => self.only_lane(plan, &self.lanes.text, "TEXT_MESSAGE_CHUNK")?,
         };
-        let held = self.lanes.text.get(&key);
+        let held = self.lanes.text_message(&key);
         match (message_id, held) {
             (None, Some(_)) => Ok(()),
-            (Some(m), Some(h)) if *h == m => Ok(()),
+            (Some(m), Some(h)) if *m == *h => Ok(()),
             (None, None) => Err(plan.fatal(
                 "C7",
                 "the first TEXT_MESSAGE_CHUNK of a message must carry messageId",
@@ -233,7 +315,7 @@ impl Tracker {
 
     /// Closes one lane's open item: its chunked call ends (rule C5).
     pub(crate) fn plan_close_lane(&self, plan: &mut Plan, key: &LaneKey) {
-        if let Some(&index) = self.lanes.tool.get(key) {
+        if let Some(index) = self.lanes.tool.get(key) {
             plan.end(index);
             plan.ops.push(Op::ClearToolLane(key.clone()));
         }
@@ -248,7 +330,7 @@ impl Tracker {
         if self.lanes.is_empty() {
             return;
         }
-        let mut held: Vec<usize> = self.lanes.tool.values().copied().collect();
+        let mut held = self.lanes.tool.values();
         indices::sort(&mut held);
         for index in held {
             if abandon {
@@ -266,5 +348,34 @@ pub(crate) fn owner_name(owner: Option<&str>) -> String {
     match owner {
         Some(o) => format!("subagent {}", quoted(o)),
         None => "the parent agent".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c5_text_lane_slots_are_reused_and_parent_kept_apart() {
+        let mut lanes = Lanes::default();
+        for i in 0..100 {
+            lanes.open_text(None, format!("m{i}"));
+            lanes.open_text(Some(String::new()), format!("s{i}"));
+        }
+        // Two lanes open: the parent's and the subagent "" (not the parent).
+        assert_eq!(lanes.text.len(), 2);
+        assert_eq!(lanes.text_message(&None), Some("m99"));
+        assert_eq!(lanes.text_message(&Some(String::new())), Some("s99"));
+        assert_eq!(lanes.text_by_message.len(), 2);
+        assert_eq!(lanes.lane_of_message("s99"), Some(&Some(String::new())));
+        assert_eq!(lanes.lane_of_message("m98"), None);
+        assert!(
+            lanes.text_slots.len() <= 3,
+            "slots grew: {}",
+            lanes.text_slots.len()
+        );
+        lanes.clear_text(&None);
+        assert_eq!(lanes.text_message(&None), None);
+        assert_eq!(lanes.text.any_key(), Some(String::new()));
     }
 }

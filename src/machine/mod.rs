@@ -29,7 +29,7 @@ use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
-use names::Names;
+use names::{Names, Owners};
 use std::collections::HashMap;
 use tools::Tools;
 
@@ -152,8 +152,10 @@ pub struct Tracker {
     /// The schemas of the tools the application's last run input gave
     /// ([`Tracker::start_run`]), by tool name.
     pub(crate) application_tools: Tools,
-    /// Each known message's owner; `None` is the parent agent (rule A1).
-    pub(crate) messages: HashMap<String, Option<String>>,
+    /// Each known message's owner, numbered by `owners` (rule A1).
+    pub(crate) messages: HashMap<String, usize>,
+    /// The owners `messages` and the text lanes name.
+    pub(crate) owners: Owners,
     /// Other message ids the thread uses: tool messages (results) and the
     /// parent messages calls name. With `messages`, every id in use.
     pub(crate) message_ids: Names,
@@ -188,12 +190,14 @@ impl Tracker {
     /// (ECMAScript semantics expected; the wasm binding passes the host's
     /// `RegExp`).
     pub fn with_pattern_engine(
-        options: Options,
+        mut options: Options,
         engine: std::rc::Rc<dyn crate::schema::PatternEngine>,
     ) -> Self {
+        // The tools move into their table (nothing reads `options.tools`
+        // again): cloning them would link `Value::clone` (size).
         let mut option_tools = Tools::default();
-        for tool in &options.tools {
-            option_tools.insert(tool.clone());
+        for tool in std::mem::take(&mut options.tools) {
+            option_tools.insert(std::rc::Rc::new(tool));
         }
         let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
         Tracker {
@@ -208,6 +212,7 @@ impl Tracker {
             stream_schemas: Names::default(),
             application_tools: Tools::default(),
             messages: HashMap::new(),
+            owners: Owners::default(),
             message_ids: Names::default(),
             message_seq: HashMap::new(),
             undelivered: Indices::default(),

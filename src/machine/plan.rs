@@ -339,12 +339,12 @@ impl Tracker {
     /// Rule L4: no call may be open when the run finishes (chunked calls
     /// were closed by the plan already).
     fn check_nothing_left_open(&self, plan: &Plan) -> Result<(), Violation> {
-        let open: Vec<&str> = self
-            .open
-            .iter()
-            .filter(|&&i| self.open_in(plan, i))
-            .map(|&i| self.calls[i].id.as_str())
-            .collect();
+        let mut open: Vec<&str> = Vec::new();
+        for &i in &self.open {
+            if self.open_in(plan, i) {
+                open.push(&self.calls[i].id);
+            }
+        }
         match open.first() {
             None => Ok(()),
             Some(first) => Err(plan
@@ -420,9 +420,12 @@ impl Tracker {
         owner: Option<Text<'a>>,
         lane: Option<LaneKey>,
     ) -> Result<(), Violation> {
-        let message_owner = parent.as_deref().and_then(|p| self.messages.get(p));
+        let message_owner = parent
+            .as_deref()
+            .and_then(|p| self.messages.get(p))
+            .map(|&o| self.owners.name(o));
         if let (Some(o), Some(m)) = (owner.as_deref(), message_owner) {
-            if m.as_deref() != Some(o) {
+            if m != Some(o) {
                 return Err(plan
                     .fatal(
                         "A2",
@@ -431,7 +434,7 @@ impl Tracker {
                             quoted(&id),
                             owner_name(Some(o)),
                             quoted(parent.as_deref().unwrap_or_default()),
-                            owner_name(m.as_deref())
+                            owner_name(m)
                         ),
                     )
                     .with_call(&id));
@@ -441,7 +444,7 @@ impl Tracker {
         // its parent message; `None` when it says nothing.
         let claim: Option<Option<String>> = match &owner {
             Some(o) => Some(Some(o.to_string())),
-            None => message_owner.cloned(),
+            None => message_owner.map(|m| m.map(str::to_owned)),
         };
         let reopen = match self.by_id.get(id.as_ref()) {
             Some(&i) if self.open_in(plan, i) => {

@@ -2,21 +2,24 @@
 //!
 //! The index is a map of the type of the tracker's id index, so the three
 //! tool tables add no hash-map instantiation of their own to the wasm
-//! module.
+//! module. Tools are shared (`Rc`): the application's run tools are also
+//! the run's, and no `Tool` is ever cloned, so no `Value::clone` (and no
+//! B-tree cloning) is linked into the wasm module for them.
 
 use crate::events::Tool;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Tools by name; a tool inserted under a name already held replaces it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Tools {
     index: HashMap<String, usize>,
-    list: Vec<Tool>,
+    list: Vec<Rc<Tool>>,
 }
 
 impl Tools {
     /// Adds `tool`, replacing the one of the same name.
-    pub(crate) fn insert(&mut self, tool: Tool) {
+    pub(crate) fn insert(&mut self, tool: Rc<Tool>) {
         if let Some(&at) = self.index.get(&tool.name) {
             self.list[at] = tool;
         } else {
@@ -27,7 +30,7 @@ impl Tools {
 
     /// The tool named `name`.
     pub(crate) fn get(&self, name: &str) -> Option<&Tool> {
-        self.index.get(name).and_then(|&at| self.list.get(at))
+        self.index.get(name).map(|&at| &*self.list[at])
     }
 
     pub(crate) fn clear(&mut self) {
@@ -41,13 +44,27 @@ mod tests {
     use super::Tools;
     use crate::events::Tool;
     use serde_json::json;
+    use std::rc::Rc;
 
-    fn tool(name: &str, description: &str) -> Tool {
-        Tool {
+    fn tool(name: &str, description: &str) -> Rc<Tool> {
+        Rc::new(Tool {
             name: name.into(),
             description: description.into(),
             parameters: json!(null),
-        }
+        })
+    }
+
+    #[test]
+    fn f1_tables_share_a_tool_rather_than_copy_it() {
+        let shared = tool("a", "first");
+        let (mut application, mut run) = (Tools::default(), Tools::default());
+        application.insert(Rc::clone(&shared));
+        run.insert(Rc::clone(&shared));
+        assert!(std::ptr::eq(
+            application.get("a").unwrap(),
+            Rc::as_ptr(&shared)
+        ));
+        assert!(std::ptr::eq(run.get("a").unwrap(), Rc::as_ptr(&shared)));
     }
 
     #[test]

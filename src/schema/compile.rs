@@ -159,9 +159,14 @@ pub(crate) fn compile(
     while let Some(p) = c.pending.pop() {
         c.link(p)?;
     }
+    // A loop, not an in-place `collect` (generic code of its own: size).
+    let mut dynamic_anchors = Vec::with_capacity(c.resources.len());
+    for r in c.resources {
+        dynamic_anchors.push(r.dynamic_anchors);
+    }
     Ok(Graph {
         nodes: c.nodes,
-        dynamic_anchors: c.resources.into_iter().map(|r| r.dynamic_anchors).collect(),
+        dynamic_anchors,
         tracks: c.tracks,
     })
 }
@@ -363,7 +368,9 @@ impl<'v> Compiler<'v, '_> {
         }
         kw.max_items = count(map, "maxItems", ptr)?;
         kw.min_items = count(map, "minItems", ptr)?;
-        kw.unique_items = map.get("uniqueItems") == Some(&Value::Bool(true));
+        // Compared as a `bool`: `Value == Value` would link serde_json's
+        // whole `PartialEq` (maps, numbers) for this one test (size).
+        kw.unique_items = map.get("uniqueItems").and_then(Value::as_bool) == Some(true);
         Ok(())
     }
 
@@ -613,10 +620,13 @@ fn types(t: &Value) -> Option<u8> {
 }
 
 fn strings(v: &Value) -> Option<Vec<String>> {
-    v.as_array()?
-        .iter()
-        .map(|s| s.as_str().map(str::to_owned))
-        .collect()
+    // A loop, not `collect::<Option<Vec<_>>>()`: that adapter is generic
+    // code of its own in the wasm (size).
+    let mut out = Vec::new();
+    for s in v.as_array()? {
+        out.push(s.as_str()?.to_owned());
+    }
+    Some(out)
 }
 
 fn number(map: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<f64>, SchemaError> {

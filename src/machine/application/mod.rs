@@ -261,7 +261,13 @@ impl ApplicationError {
             | NotTheApplications { id, .. }
             | ApprovalRequired { id, .. }
             | InvalidContent { id } => vec![id.as_str()],
-            Unanswered(calls) => calls.iter().map(|c| c.tool_call_id.as_str()).collect(),
+            Unanswered(calls) => {
+                let mut ids = Vec::with_capacity(calls.len());
+                for c in calls {
+                    ids.push(c.tool_call_id.as_str());
+                }
+                ids
+            }
             MessageIdInUse { .. } | MalformedInput(_) | RunActive | Stopped { .. } | Limit(_) => {
                 Vec::new()
             }

@@ -26,22 +26,24 @@ impl Tracker {
     /// run input ([`Tracker::start_run`] or `RUN_STARTED.input`) carries a
     /// tool message for its call.
     pub fn tool_messages(&self) -> Vec<ToolMessage> {
-        self.undelivered
-            .iter()
-            .filter_map(|&i| {
-                let call = &self.calls[i];
-                let answer = call
-                    .results
-                    .iter()
-                    .rfind(|r| r.source == ResultSource::Application)?;
-                Some(ToolMessage {
+        // Loops rather than `collect` over adapters (size).
+        let mut messages = Vec::new();
+        for &i in &self.undelivered {
+            let call = &self.calls[i];
+            let answer = call
+                .results
+                .iter()
+                .rfind(|r| r.source == ResultSource::Application);
+            if let Some(answer) = answer {
+                messages.push(ToolMessage {
                     id: answer.message_id.clone(),
                     tool_call_id: call.id.clone(),
                     content: answer.content.clone(),
                     error: answer.error.clone(),
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        messages
     }
 
     /// The calls a run input leaves unanswered (rule F6), in start order:
@@ -57,17 +59,18 @@ impl Tracker {
                 answered.insert(id.clone());
             }
         }
-        self.calls
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| c.pending || self.undelivered.contains(i))
-            .filter(|(_, c)| !answered.contains(c.id.as_str()))
-            .map(|(i, c)| UnansweredCall {
-                tool_call_id: c.id.clone(),
-                tool_name: c.name.clone(),
-                answer_left_out: self.undelivered.contains(&i),
-            })
-            .collect()
+        let mut unanswered = Vec::new();
+        for (i, c) in self.calls.iter().enumerate() {
+            let undelivered = self.undelivered.contains(&i);
+            if (c.pending || undelivered) && !answered.contains(&c.id) {
+                unanswered.push(UnansweredCall {
+                    tool_call_id: c.id.clone(),
+                    tool_name: c.name.clone(),
+                    answer_left_out: undelivered,
+                });
+            }
+        }
+        unanswered
     }
 
     /// [`Tracker::check_input`] of a `RunAgentInput` given as JSON text.
