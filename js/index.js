@@ -255,7 +255,7 @@ export class ToolCallTracker {
     const bytes = memory();
     const at = floats[h + 2], appended = floats[h + 3], closing = floats[h + 4];
     // One read of the text; the suffix after it is ASCII, one unit per byte.
-    const text = decoder.decode(bytes.subarray(at, at + appended + closing));
+    const text = utf8(bytes, at, appended + closing);
     const end = text.length - closing;
     this.#builder.appendText(floats[h], floats[h + 1], text.slice(0, end), floats[h + 5], text.slice(end));
   }
@@ -295,7 +295,8 @@ export class ToolCallTracker {
    */
   #notify(before) {
     const snapshot = this.#builder.snapshot;
-    if (snapshot === before) return snapshot;
+    // No listener: no copy of the set (the hot path of a stream nobody subscribed to).
+    if (snapshot === before || this.#listeners.size === 0) return snapshot;
     for (const entry of [...this.#listeners]) {
       if (this.#builder.snapshot !== snapshot) break;
       if (!this.#listeners.has(entry)) continue;
@@ -320,6 +321,16 @@ function memory() {
 
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
+
+/** UTF-8 text in wasm memory; a short ASCII run (a typical delta) without a call into the decoder. */
+function utf8(bytes, at, length) {
+  let text = "";
+  for (let i = at; i < at + length; i++) {
+    if (bytes[i] > 127 || length > 32) return decoder.decode(bytes.subarray(at, at + length));
+    text += String.fromCharCode(bytes[i]);
+  }
+  return text;
+}
 
 
 

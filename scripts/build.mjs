@@ -198,12 +198,8 @@ const pageModules = [
 ];
 /** The modules whose code a stream runs: compiled eagerly (`addCompileHint`). */
 const compileHinted = ["init.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`];
-/**
- * The budget of the whole package as a page loads it (wasm + JS, gzip):
- * 100 KB, plus 0.5 KB for the hot path of issue 15 (a delta read from
- * wasm memory, no JSON record: about 0.3 KB), to be won back.
- */
-const budgetBytes = 100.5 * 1024;
+/** The budget of the whole package as a page loads it (wasm + JS, gzip). */
+const budgetBytes = 100 * 1024;
 
 /** Sizes as a user downloads them, checked against the budget. */
 function reportSizes() {
