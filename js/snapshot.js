@@ -13,12 +13,11 @@ import { PartialValueBuilder } from "./partial-value.js";
 // The records' types are generated from the Rust types (wire.d.ts), and this
 // file is type-checked against them (tests/js/wire-types.test.mjs).
 /** @typedef {import("./wire").ChangeRecord} ChangeRecord */
-/** @typedef {import("./wire").TextRecord} TextRecord */
 /** @typedef {import("./wire").CallRecord} CallRecord */
 /** @typedef {import("./wire").Violation} Violation */
 /**
- * A call's entry in a change record; for a `TextRecord`, the appended text
- * and partial value only.
+ * A call's entry in a change record; for text appended alone
+ * (`appendText`), the appended text and partial value only.
  * @typedef {(CallRecord & { textOnly?: false }) | TextChange} CallChange
  * @typedef {{ index: number, textOnly: true, append: string, partial: import("./wire").PartialRecord | undefined, parsed?: undefined }} TextChange
  */
@@ -192,16 +191,6 @@ export class ToolCallState {
   }
 }
 
-/**
- * The short record of a delta appended to one open call, as a change record.
- * @param {TextRecord} record
- * @returns {Changes}
- */
-function textOnly([version, index, append, cut, suffix]) {
-  const partial = cut < 0 ? undefined : { cut, suffix };
-  return { version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null };
-}
-
 /** A partial value's prefix, closing text and (once read) value. */
 const partialCell = (partial) => partial && { cut: partial.cut, suffix: partial.suffix, read: false, value: undefined };
 
@@ -248,11 +237,10 @@ export class SnapshotBuilder {
 
   /**
    * Folds one change record in; returns the snapshot (the same object when nothing changed).
-   * @param {ChangeRecord | TextRecord} record
+   * @param {Changes} changes
    */
-  apply(record) {
+  apply(changes) {
     const prev = this.#snapshot;
-    const changes = Array.isArray(record) ? textOnly(record) : record;
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
@@ -275,8 +263,7 @@ export class SnapshotBuilder {
 
   /**
    * Folds in text appended to one open call and nothing else (the core's
-   * commonest change, which it reports without a record), as the short
-   * record of that change.
+   * commonest change, which it reports without a record).
    * @param {number} version
    * @param {number} index
    * @param {string} append
@@ -284,7 +271,8 @@ export class SnapshotBuilder {
    * @param {string} suffix
    */
   appendText(version, index, append, cut, suffix) {
-    return this.apply([version, index, append, cut, suffix]);
+    const partial = cut < 0 ? undefined : { cut, suffix };
+    return this.apply({ version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null });
   }
 
   /**

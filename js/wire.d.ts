@@ -35,20 +35,6 @@ export type ChangeRecord = {
 };
 
 /**
- * The record of the most common change, one delta appended to one open
- * call and nothing else, as a JSON array: a fraction of the full
- * record's size and cost, since every other field is as the JS layer
- * has it.
- *
- * - `version`: The tracker's version.
- * - `index`: The call's index.
- * - `append`: The argument text appended since the last record.
- * - `cut`: The partial value's cut (UTF-16 units), -1 with no partial value.
- * - `suffix`: What closes the prefix (see `PartialRecord`).
- */
-export type TextRecord = [version: number, index: number, append: string, cut: number, suffix: string];
-
-/**
  * The whole state without argument text or values: what a report needs
  * after a stream, at a cost independent of the arguments' size. Its calls
  * carry `argsBytes` and `closedAt`, which change records leave out.

@@ -5,7 +5,7 @@
 mod common;
 
 use agui_tool_calls::events::to_json;
-use agui_tool_calls::wire::{text_only_record, ChangeRecord, SummaryRecord};
+use agui_tool_calls::wire::{ChangeRecord, SummaryRecord};
 use agui_tool_calls::Tracker;
 use common::*;
 use serde_json::{json, Value};
@@ -51,17 +51,31 @@ fn t10_unmatched_results_are_sent_once_in_the_change_record() {
 }
 
 #[test]
-fn a_delta_alone_is_sent_as_the_text_record_tuple() {
+fn a_delta_alone_is_the_text_change_the_binding_sends_without_a_record() {
     let mut t = running();
-    feed(&mut t, &[start("c1", "f"), args("c1", r#"{"q":"ab"#)]);
-    take(&mut t);
+    feed(&mut t, &[start("c1", "f")]);
+    assert!(
+        t.take_changes().text_appended_only().is_none(),
+        "a start is a record"
+    );
+    feed(&mut t, &[args("c1", r#"{"q":"ab"#)]);
+    t.take_changes();
     push(&mut t, args("c1", "c")).unwrap();
     let changes = t.take_changes();
-    let text = text_only_record(&t, &changes).expect("a delta alone has the short record");
-    let version = t.version();
-    // [version, index, append, cut, suffix]: the cut in UTF-16 units.
+    let only = changes
+        .text_appended_only()
+        .expect("a delta alone is a text change");
+    let call = &t.calls()[only.index];
+    let partial = call.partial().expect("a partial value");
+    // [index, append, cut, suffix], as the header carries them: the cut in
+    // UTF-16 units.
     assert_eq!(
-        serde_json::from_str::<Value>(&text).unwrap(),
-        json!([version, 0, "c", 9, "\"}"])
+        (
+            only.index,
+            &call.args_text()[only.text_from..],
+            partial.cut_utf16,
+            partial.suffix.as_str()
+        ),
+        (0, "c", 9, "\"}")
     );
 }

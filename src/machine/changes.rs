@@ -78,6 +78,20 @@ impl Changes {
             && self.unmatched_results.is_empty()
             && !self.fatal
     }
+
+    /// The one changed call, when argument text appended to it is all that
+    /// changed: the change the binding sends without a record.
+    pub fn text_appended_only(&self) -> Option<CallChange> {
+        let [only] = self.calls.as_slice() else {
+            return None;
+        };
+        let quiet = !self.run
+            && self.violations.is_empty()
+            && self.violations_counted.is_empty()
+            && self.unmatched_results.is_empty()
+            && !self.fatal;
+        (only.text_only && quiet).then_some(*only)
+    }
 }
 
 impl Tracker {

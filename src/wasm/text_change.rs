@@ -1,14 +1,13 @@
 //! The most common change, text appended to one open call and nothing
 //! else, as the JS layer reads it without a JSON record (`takeChange`).
 
-use crate::{CallChange, Changes, Tracker};
+use crate::{Changes, Tracker};
 
 /// A header of six `f64` at a fixed address, `[version, index, text
 /// address, append bytes, suffix bytes, cut]`, and the text: the appended
 /// UTF-8 then the partial value's suffix (ASCII closers), at `text
 /// address`. `cut` (UTF-16 units) is -1 with no partial value. Valid until
-/// the tracker's next call. The same fields as `wire::TextRecord`, the
-/// JSON form, without serialising or parsing anything.
+/// the tracker's next call. Nothing is serialised or parsed.
 #[derive(Default)]
 pub struct TextChange {
     header: Box<[f64; 6]>,
@@ -19,7 +18,7 @@ impl TextChange {
     /// Describes `changes` if they are text appended to one open call and
     /// nothing else; `false` (and nothing written) otherwise.
     pub fn fill(&mut self, tracker: &Tracker, changes: &Changes) -> bool {
-        let Some(only) = text_only(changes) else {
+        let Some(only) = changes.text_appended_only() else {
             return false;
         };
         let call = &tracker.calls()[only.index];
@@ -49,17 +48,4 @@ impl TextChange {
     pub fn header_address(&self) -> usize {
         self.header.as_ptr() as usize
     }
-}
-
-/// The one changed call, if only argument text was appended to it.
-fn text_only(changes: &Changes) -> Option<CallChange> {
-    let [only] = changes.calls.as_slice() else {
-        return None;
-    };
-    let quiet = !changes.run
-        && changes.violations.is_empty()
-        && changes.violations_counted.is_empty()
-        && changes.unmatched_results.is_empty()
-        && !changes.fatal;
-    (only.text_only && quiet).then_some(*only)
 }

@@ -1,7 +1,7 @@
 //! The contract with the JS layer: what crosses the wasm boundary, as JSON
 //! text, in both directions. The constructor's options come in
 //! ([`parse_options`]); change records, summaries and refusals go out
-//! ([`ChangeRecord`], [`TextRecord`], [`SummaryRecord`], [`RefusalRecord`]).
+//! ([`ChangeRecord`], [`SummaryRecord`], [`RefusalRecord`]).
 //!
 //! Pure Rust, no wasm types: the binding (`src/wasm/`, wasm32 only) calls
 //! it, and native tests read it. These types are the one source of the
@@ -18,4 +18,4 @@ mod declarations;
 
 pub use names::refusal_kind;
 pub use options::parse_options;
-pub use records::{text_only_record, ChangeRecord, RefusalRecord, SummaryRecord, TextRecord};
+pub use records::{ChangeRecord, RefusalRecord, SummaryRecord};

@@ -70,101 +70,6 @@ impl<'a> ChangeRecord<'a> {
     }
 }
 
-/// Declares a record sent as a JSON array of its fields, in the order
-/// declared: one definition gives the struct, its serialisation and (in
-/// tests) its TypeScript declaration, a tuple labelled with the field names.
-macro_rules! tuple_record {
-    (
-        $(#[doc = $doc:literal])*
-        pub struct $name:ident<$lt:lifetime> {
-            $($(#[doc = $field_doc:literal])* $field:ident: $ty:ty,)*
-        }
-    ) => {
-        $(#[doc = $doc])*
-        pub struct $name<$lt> { $($(#[doc = $field_doc])* $field: $ty,)* }
-
-        impl Serialize for $name<'_> {
-            #[inline]
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                // As a tuple: the same code as the tuple it replaced.
-                ($(&self.$field,)*).serialize(serializer)
-            }
-        }
-
-        #[cfg(test)]
-        impl<$lt> $name<$lt> {
-            /// The exported TypeScript declaration, a labelled tuple, after
-            /// a doc comment listing the elements.
-            pub(super) fn declaration(cfg: &ts_rs::Config) -> String {
-                let mut docs = String::from("/**\n");
-                for line in [$($doc),*] {
-                    docs.push_str(&format!(" *{}\n", line.trim_end()));
-                }
-                docs.push_str(" *\n");
-                $(docs.push_str(&format!(
-                    " * - `{}`:{}\n",
-                    stringify!($field),
-                    [$($field_doc),*].concat()
-                ));)*
-                let elements = [
-                    $(format!("{}: {}", stringify!($field), <$ty as ts_rs::TS>::name(cfg))),*
-                ];
-                format!("{docs} */\nexport type {} = [{}];", stringify!($name), elements.join(", "))
-            }
-        }
-    };
-}
-
-tuple_record! {
-    /// The record of the most common change, one delta appended to one open
-    /// call and nothing else, as a JSON array: a fraction of the full
-    /// record's size and cost, since every other field is as the JS layer
-    /// has it.
-    pub struct TextRecord<'a> {
-        /// The tracker's version.
-        version: u64,
-        /// The call's index.
-        index: usize,
-        /// The argument text appended since the last record.
-        append: &'a str,
-        /// The partial value's cut (UTF-16 units), -1 with no partial value.
-        cut: i64,
-        /// What closes the prefix (see `PartialRecord`).
-        suffix: String,
-    }
-}
-
-/// The [`TextRecord`] of `changes` as JSON text, when they are one delta
-/// appended to one open call and nothing else.
-#[inline]
-pub fn text_only_record(tracker: &Tracker, changes: &Changes) -> Option<String> {
-    let [only] = changes.calls.as_slice() else {
-        return None;
-    };
-    let quiet = !changes.run
-        && changes.violations.is_empty()
-        && changes.violations_counted.is_empty()
-        && changes.unmatched_results.is_empty()
-        && !changes.fatal;
-    if !(only.text_only && quiet) {
-        return None;
-    }
-    let call = &tracker.calls()[only.index];
-    let append = call.args_text().get(only.text_from..).unwrap_or_default();
-    let (cut, suffix) = match call.partial() {
-        Some(p) => (i64::try_from(p.cut_utf16).unwrap_or(i64::MAX), p.suffix),
-        None => (-1, String::new()),
-    };
-    let record = TextRecord {
-        version: tracker.version(),
-        index: only.index,
-        append,
-        cut,
-        suffix,
-    };
-    serde_json::to_string(&record).ok()
-}
-
 /// The whole state without argument text or values: what a report needs
 /// after a stream, at a cost independent of the arguments' size. Its calls
 /// carry `argsBytes` and `closedAt`, which change records leave out.
@@ -564,7 +469,6 @@ pub(super) fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
     use super::declarations::declaration as d;
     vec![
         d::<ChangeRecord>(cfg),
-        TextRecord::declaration(cfg),
         d::<SummaryRecord>(cfg),
         d::<RunRecord>(cfg),
         d::<OutcomeRecord>(cfg),
