@@ -32,6 +32,12 @@ impl<'a> Raw<'a> {
         ))
     }
 
+    /// Text the one-pass event scan (module `fields`) checked: one JSON
+    /// value, without surrounding whitespace.
+    pub(crate) fn new(text: &'a str) -> Raw<'a> {
+        Raw(text)
+    }
+
     pub(crate) fn get(self) -> &'a str {
         self.0
     }
@@ -258,6 +264,11 @@ impl<'a> Fields<'a> {
             i = skip_ws(b, i + 1);
         }
         Some(Fields { fields })
+    }
+
+    /// Each field, keys decoded, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, Raw<'a>)> {
+        self.fields.iter().map(|(k, v)| (&**k, *v))
     }
 
     /// The value of `key`; a repeated key keeps its last value, as

@@ -5,6 +5,7 @@
 //! `TOOL_CALL_ARGS`); opaque payloads stay raw text ([`Opaque`]), and only
 //! the rare nested payloads the tracker reads are read further.
 
+use super::fields::{EventFields, Key};
 use super::json::{self, Fields, JsonStr, Kind, Raw, Scalar};
 use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
 use std::borrow::Cow;
@@ -12,26 +13,26 @@ use std::borrow::Cow;
 /// Field checks for one event type, naming the type in every error.
 struct Check<'f, 'a> {
     event_type: &'f str,
-    fields: &'f Fields<'a>,
+    fields: &'f EventFields<'a>,
 }
 
 impl<'a> Check<'_, 'a> {
-    fn raw(&self, name: &str) -> Option<Raw<'a>> {
+    fn raw(&self, name: Key) -> Option<Raw<'a>> {
         self.fields.get(name)
     }
 
     /// A required string, lone surrogates at its edges kept apart.
-    fn required_str(&self, name: &str) -> Result<JsonStr<'a>, EventError> {
+    fn required_str(&self, name: Key) -> Result<JsonStr<'a>, EventError> {
         match self.raw(name).map(json::scalar) {
             Some(Scalar::Str(s)) => Ok(s),
-            None => Err(self.error(format!("missing field \"{name}\""))),
+            None => Err(self.error(format!("missing field \"{}\"", name.name()))),
             Some(_) => Err(self.wrong(name)),
         }
     }
 
     /// An optional string, lone surrogates at its edges kept apart; `null`
     /// reads as absent.
-    fn optional_str(&self, name: &str) -> Result<Option<JsonStr<'a>>, EventError> {
+    fn optional_str(&self, name: Key) -> Result<Option<JsonStr<'a>>, EventError> {
         match self.raw(name).map(json::scalar) {
             Some(Scalar::Str(s)) => Ok(Some(s)),
             None | Some(Scalar::Null) => Ok(None),
@@ -39,21 +40,21 @@ impl<'a> Check<'_, 'a> {
         }
     }
 
-    fn required(&self, name: &str) -> Result<Text<'a>, EventError> {
+    fn required(&self, name: Key) -> Result<Text<'a>, EventError> {
         self.required_str(name).map(JsonStr::into_text)
     }
 
-    fn optional(&self, name: &str) -> Result<Option<Text<'a>>, EventError> {
+    fn optional(&self, name: Key) -> Result<Option<Text<'a>>, EventError> {
         Ok(self.optional_str(name)?.map(JsonStr::into_text))
     }
 
     /// A field that is absent or `null` reads as `None`.
-    fn present(&self, name: &str) -> Option<Raw<'a>> {
+    fn present(&self, name: Key) -> Option<Raw<'a>> {
         self.raw(name).filter(|&v| json::kind(v) != Kind::Null)
     }
 
-    fn wrong(&self, name: &str) -> EventError {
-        self.error(format!("field \"{name}\" must be a string"))
+    fn wrong(&self, name: Key) -> EventError {
+        self.error(format!("field \"{}\" must be a string", name.name()))
     }
 
     fn error(&self, what: String) -> EventError {
@@ -61,8 +62,13 @@ impl<'a> Check<'_, 'a> {
     }
 }
 
-/// Reads one event from JSON text.
+/// Reads one event from JSON text: in one pass when it can
+/// ([`EventFields::scan`]), else checked by `serde_json` and scanned again,
+/// which also words the error.
 pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
+    if let Some(fields) = EventFields::scan(text) {
+        return build(&fields);
+    }
     let raw = Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
     let fields = Fields::of(raw).ok_or_else(|| {
         EventError::e2(format!(
@@ -70,11 +76,11 @@ pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
             json::describe(raw)
         ))
     })?;
-    build(&fields)
+    build(&EventFields::from_fields(&fields))
 }
 
-fn build<'a>(fields: &Fields<'a>) -> Result<Event<'a>, EventError> {
-    let event_type = match fields.get("type").map(json::scalar) {
+fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
+    let event_type = match fields.get(Key::Type).map(json::scalar) {
         Some(Scalar::Str(t)) => t.into_text(),
         None => return Err(EventError::e2("missing field \"type\"".into())),
         Some(_) => return Err(EventError::e2("field \"type\" must be a string".into())),
@@ -83,7 +89,7 @@ fn build<'a>(fields: &Fields<'a>) -> Result<Event<'a>, EventError> {
         event_type: &event_type,
         fields,
     };
-    let owner = match c.raw("subagentRunId").map(json::kind) {
+    let owner = match c.raw(Key::SubagentRunId).map(json::kind) {
         Some(Kind::Null) => {
             return Err(EventError {
                 code: "A6",
@@ -92,7 +98,7 @@ fn build<'a>(fields: &Fields<'a>) -> Result<Event<'a>, EventError> {
                 ),
             })
         }
-        _ => c.optional("subagentRunId")?,
+        _ => c.optional(Key::SubagentRunId)?,
     };
     let body = body(&c)?;
     if matches!(
@@ -115,64 +121,64 @@ fn build<'a>(fields: &Fields<'a>) -> Result<Event<'a>, EventError> {
 fn body<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
     Ok(match c.event_type {
         "RUN_STARTED" => EventBody::RunStarted {
-            thread_id: c.required("threadId")?,
-            run_id: c.required("runId")?,
-            parent_run_id: c.optional("parentRunId")?,
-            input: match c.present("input") {
+            thread_id: c.required(Key::ThreadId)?,
+            run_id: c.required(Key::RunId)?,
+            parent_run_id: c.optional(Key::ParentRunId)?,
+            input: match c.present(Key::Input) {
                 None => None,
                 Some(v) => Some(payload::run_input(v).map_err(|e| c.error(e))?),
             },
         },
         "RUN_FINISHED" => EventBody::RunFinished {
-            thread_id: c.required("threadId")?,
-            run_id: c.required("runId")?,
-            result: c.raw("result").map(Opaque::from_raw),
-            outcome: match c.present("outcome") {
+            thread_id: c.required(Key::ThreadId)?,
+            run_id: c.required(Key::RunId)?,
+            result: c.raw(Key::Result).map(Opaque::from_raw),
+            outcome: match c.present(Key::Outcome) {
                 None => None,
                 Some(v) => Some(payload::outcome(v).map_err(|e| c.error(e))?),
             },
         },
         "RUN_ERROR" => EventBody::RunError {
-            message: c.required("message")?,
-            code: c.optional("code")?,
+            message: c.required(Key::Message)?,
+            code: c.optional(Key::Code)?,
         },
         "TEXT_MESSAGE_START" => EventBody::TextMessageStart {
-            message_id: c.required("messageId")?,
-            role: c.optional("role")?,
+            message_id: c.required(Key::MessageId)?,
+            role: c.optional(Key::Role)?,
         },
         "TEXT_MESSAGE_CONTENT" => EventBody::TextMessageContent {
-            message_id: c.required("messageId")?,
-            delta: c.required("delta")?,
+            message_id: c.required(Key::MessageId)?,
+            delta: c.required(Key::Delta)?,
         },
         "TEXT_MESSAGE_END" => EventBody::TextMessageEnd {
-            message_id: c.required("messageId")?,
+            message_id: c.required(Key::MessageId)?,
         },
         "TEXT_MESSAGE_CHUNK" => EventBody::TextMessageChunk {
-            message_id: c.optional("messageId")?,
-            role: c.optional("role")?,
-            delta: c.optional("delta")?,
+            message_id: c.optional(Key::MessageId)?,
+            role: c.optional(Key::Role)?,
+            delta: c.optional(Key::Delta)?,
         },
         "TOOL_CALL_START" => EventBody::ToolCallStart {
-            tool_call_id: c.required("toolCallId")?,
-            tool_call_name: c.required("toolCallName")?,
-            parent_message_id: c.optional("parentMessageId")?,
+            tool_call_id: c.required(Key::ToolCallId)?,
+            tool_call_name: c.required(Key::ToolCallName)?,
+            parent_message_id: c.optional(Key::ParentMessageId)?,
         },
         "TOOL_CALL_ARGS" => EventBody::ToolCallArgs {
-            tool_call_id: c.required("toolCallId")?,
-            delta: c.required_str("delta")?,
+            tool_call_id: c.required(Key::ToolCallId)?,
+            delta: c.required_str(Key::Delta)?,
         },
         "TOOL_CALL_END" => EventBody::ToolCallEnd {
-            tool_call_id: c.required("toolCallId")?,
+            tool_call_id: c.required(Key::ToolCallId)?,
         },
         "TOOL_CALL_CHUNK" => EventBody::ToolCallChunk {
-            tool_call_id: c.optional("toolCallId")?,
-            tool_call_name: c.optional("toolCallName")?,
-            parent_message_id: c.optional("parentMessageId")?,
-            delta: c.optional_str("delta")?,
+            tool_call_id: c.optional(Key::ToolCallId)?,
+            tool_call_name: c.optional(Key::ToolCallName)?,
+            parent_message_id: c.optional(Key::ParentMessageId)?,
+            delta: c.optional_str(Key::Delta)?,
         },
         "TOOL_CALL_RESULT" => tool_call_result(c)?,
         "MESSAGES_SNAPSHOT" => EventBody::MessagesSnapshot {
-            messages: match c.raw("messages") {
+            messages: match c.raw(Key::Messages) {
                 Some(v) => payload::messages(v, "messages").map_err(|e| c.error(e))?,
                 None => return Err(c.error("missing field \"messages\"".into())),
             },
@@ -189,9 +195,9 @@ fn body<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
 }
 
 fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
-    let message_id = c.required("messageId")?;
-    let tool_call_id = c.required("toolCallId")?;
-    let content = match c.raw("content") {
+    let message_id = c.required(Key::MessageId)?;
+    let tool_call_id = c.required(Key::ToolCallId)?;
+    let content = match c.raw(Key::Content) {
         Some(v) if matches!(json::kind(v), Kind::String | Kind::Array) => Opaque::from_raw(v),
         None => return Err(c.error("missing field \"content\"".into())),
         Some(_) => {
@@ -200,7 +206,7 @@ fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> 
             )
         }
     };
-    match c.optional("role")? {
+    match c.optional(Key::Role)? {
         Some(role) if role != "tool" => {
             return Err(c.error("field \"role\" must be \"tool\"".into()))
         }
@@ -210,6 +216,6 @@ fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> 
         message_id,
         tool_call_id,
         content,
-        error: c.optional("error")?,
+        error: c.optional(Key::Error)?,
     })
 }
