@@ -15,9 +15,11 @@ impl Tracker {
         self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
-        for op in plan.ops {
+        let mut ops = plan.ops;
+        for op in ops.drain(..) {
             changed |= self.apply_op(index, op, &mut last);
         }
+        self.spare_ops.keep(ops);
         if changed {
             self.version += 1;
         }

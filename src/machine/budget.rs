@@ -97,18 +97,8 @@ struct Charge {
     new_messages: usize,
     new_tool_lanes: usize,
     new_text_lanes: usize,
-    /// The call the plan is mostly about, for the error.
-    call: Option<String>,
     /// The first id longer than `max_id_bytes`: its field and length.
     long_id: Option<(&'static str, usize)>,
-}
-
-impl Charge {
-    fn about(&mut self, id: &str) {
-        if self.call.is_none() {
-            self.call = Some(id.to_owned());
-        }
-    }
 }
 
 impl Tracker {
@@ -138,9 +128,21 @@ impl Tracker {
             return Ok(());
         };
         let v = plan.fatal("S5", message);
-        Err(match &c.call {
+        Err(match self.call_about(&plan.ops) {
             Some(id) => v.with_call(id),
             None => v,
+        })
+    }
+
+    /// The call a refused plan is mostly about, for its error: the first
+    /// an op names. Found only when refused: charging a plan that passes,
+    /// as nearly all do, copies no id.
+    fn call_about<'o>(&'o self, ops: &'o [Op]) -> Option<&'o str> {
+        ops.iter().find_map(|op| match op {
+            Op::End(i, _) | Op::Args(CallRef::Index(i), _) => Some(self.calls[*i].id.as_str()),
+            Op::Start(s) => Some(s.id.as_str()),
+            Op::Result { tool_call_id, .. } => Some(tool_call_id.as_str()),
+            _ => None,
         })
     }
 
@@ -160,7 +162,6 @@ impl Tracker {
             match op {
                 Op::End(i, parsed) => {
                     let call = &self.calls[*i];
-                    c.about(&call.id);
                     let arguments = match &call.args_error {
                         Some(e) => Err(e.clone()),
                         None => call.args.finish(),
@@ -175,7 +176,6 @@ impl Tracker {
                     self.check_id(c, "toolCallName", Some(&s.name));
                     self.check_id(c, "parentMessageId", s.parent.as_deref());
                     self.check_id(c, "subagentRunId", s.owner.as_deref());
-                    c.about(&s.id);
                     last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
                     if s.reopen.is_none() {
                         c.cost +=
@@ -196,7 +196,6 @@ impl Tracker {
                     let (len, refused) = match call {
                         CallRef::Index(i) => {
                             let call = &self.calls[*i];
-                            c.about(&call.id);
                             (call.args_text().len(), call.args_error.is_some())
                         }
                         CallRef::Last => (last_len, false),
@@ -215,7 +214,6 @@ impl Tracker {
                     self.check_id(c, "toolCallId", Some(tool_call_id));
                     self.check_id(c, "messageId", Some(&result.message_id));
                     self.check_id(c, "subagentRunId", result.owner.as_deref());
-                    c.about(tool_call_id);
                     c.cost += result_bytes(result) + ENTRY + result.message_id.len();
                     if call.is_none() {
                         c.cost += text_bytes(tool_call_id);

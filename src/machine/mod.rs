@@ -178,6 +178,8 @@ pub struct Tracker {
     pub(crate) retained: usize,
     /// The event-stream decoder of [`Tracker::push_sse`].
     pub(crate) sse: SseDecoder,
+    /// Room for the next event's plan.
+    pub(crate) spare_ops: plan::SpareOps,
 }
 
 impl Tracker {
@@ -226,6 +228,7 @@ impl Tracker {
             schemas: validation::Schemas::new(engine),
             retained: 0,
             sse,
+            spare_ops: Default::default(),
         }
     }
 
@@ -253,7 +256,8 @@ impl Tracker {
             return Err(f.clone());
         }
         let index = self.events_seen;
-        match self.plan(index, event) {
+        let ops = self.spare_ops.take();
+        match self.plan(index, event, ops) {
             Ok(plan) => {
                 self.events_seen += 1;
                 self.apply(plan);
