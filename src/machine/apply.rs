@@ -16,7 +16,10 @@ impl Tracker {
         let mut last = None;
         let mut changed = false;
         let mut ops = plan.ops;
-        for op in ops.drain(..) {
+        // Each op taken out in place, the list then kept for the next plan
+        // (`drain` costs the module more code).
+        for slot in &mut ops {
+            let op = std::mem::replace(slot, Op::ClearAllLanes);
             changed |= self.apply_op(index, op, &mut last);
         }
         self.spare_ops.keep(ops);
