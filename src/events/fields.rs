@@ -1,15 +1,14 @@
-//! An event object's fields, by name, read in one pass over its text.
+//! An event object's fields, by name, read in one pass over its text, and
+//! the check of any JSON text's syntax ([`check`]).
 //!
 //! The pass checks the JSON syntax and notes where each field the tracker
 //! reads lies, so the event's bytes are walked once (`serde_json`'s check,
 //! then a second scan for the fields, walked them twice) and nothing is
-//! allocated. It takes only what it is sure of: any text it does not take
-//! (invalid JSON, an escaped key, nesting deeper than [`MAX_FAST_DEPTH`],
-//! not an object) goes the slow way, `serde_json`'s check and the field scan
-//! of module `json`, which words the error as before. So the pass may be
-//! stricter than `serde_json`, never looser: every text it takes is one
-//! `serde_json` takes, with the same fields (a test and a fuzz target hold it
-//! to that).
+//! allocated for a flat event. The check takes exactly what `serde_json`'s
+//! syntax check took (tests and a fuzz target hold it to that): nesting at
+//! any depth, numbers of any size, any `\u` escape (a lone surrogate too).
+//! An object with an escaped key is read the slow way, by the field scan
+//! of module `json`.
 
 use super::json::{Fields, Raw};
 
@@ -125,27 +124,29 @@ impl<'a> EventFields<'a> {
     }
 
     /// The fields of `text`, if it is a JSON object the one pass takes;
-    /// `None` sends the text the slow way.
+    /// `None` sends the text the slow way (which words the error, if any).
     pub(crate) fn scan(text: &'a str) -> Option<Self> {
         let mut out = EventFields::default();
         let mut s = Scanner {
             b: text.as_bytes(),
             i: 0,
+            why: None,
         };
         s.ws();
-        s.eat(b'{')?;
+        s.eat(b'{', "")?;
         s.ws();
         if s.peek()? == b'}' {
             s.i += 1;
         } else {
             loop {
-                let key_start = s.i + 1;
+                s.eat(b'"', "")?;
+                let key_start = s.i;
                 if s.string()? {
                     return None; // an escaped key: decoded the slow way
                 }
                 let name = text.get(key_start..s.i - 1)?;
                 s.ws();
-                s.eat(b':')?;
+                s.eat(b':', "")?;
                 s.ws();
                 let start = s.i;
                 s.value()?;
@@ -163,19 +164,62 @@ impl<'a> EventFields<'a> {
     }
 }
 
-/// Deepest nesting of arrays and objects inside an event the one pass
-/// takes (a bit per level in a `u64`); deeper events go the slow way,
-/// which has no depth limit.
-pub(crate) const MAX_FAST_DEPTH: u32 = 64;
+/// Whether `text` is one JSON value, whitespace around it allowed: the
+/// syntax `serde_json` checks, without its depth limit. If not, what is
+/// wrong and where, worded as `serde_json` words it.
+pub(crate) fn check(text: &str) -> Result<(), String> {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: 0,
+        why: None,
+    };
+    s.ws();
+    if s.value().is_some() {
+        s.ws();
+        if s.i == s.b.len() {
+            return Ok(());
+        }
+        s.why = Some("trailing characters");
+    }
+    Err(s.error())
+}
 
 /// A position in JSON text, checked as it moves. Every step moves forward
 /// or stops, so no text can make it loop; nothing indexes out of bounds.
 struct Scanner<'b> {
     b: &'b [u8],
     i: usize,
+    /// What was wrong where the scan stopped; `None` when the text ended.
+    why: Option<&'static str>,
 }
 
 impl Scanner<'_> {
+    /// `why` at the byte the scan stopped at (its column counts it), or
+    /// at the end of the text, as `serde_json` words it.
+    fn error(&self) -> String {
+        let at = if self.why.is_some() {
+            self.i + 1
+        } else {
+            self.b.len()
+        };
+        let at = at.min(self.b.len());
+        let before = self.b.get(..at).unwrap_or_default();
+        let line = before.split(|&c| c == b'\n').count();
+        let column = at
+            - before
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |n| n + 1);
+        let why = self.why.unwrap_or("EOF while parsing a value");
+        format!("{why} at line {line} column {column}")
+    }
+
+    /// Stops the scan at the current byte, for `why`.
+    fn fail<T>(&mut self, why: &'static str) -> Option<T> {
+        self.why = Some(why);
+        None
+    }
+
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
@@ -186,8 +230,13 @@ impl Scanner<'_> {
         Some(c)
     }
 
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.next()? == c).then_some(())
+    fn eat(&mut self, c: u8, why: &'static str) -> Option<()> {
+        if self.peek()? == c {
+            self.i += 1;
+            Some(())
+        } else {
+            self.fail(why)
+        }
     }
 
     fn ws(&mut self) {
@@ -196,7 +245,7 @@ impl Scanner<'_> {
         }
     }
 
-    /// A string, from its opening quote to just past its closing one:
+    /// A string, from just past its opening quote to just past its closing one:
     /// whether it holds an escape. No control character unescaped; every
     /// escape one of JSON's (a `\u` escape any four hex digits, so a lone
     /// surrogate passes, as in `serde_json`'s check). The loop over the
@@ -204,36 +253,43 @@ impl Scanner<'_> {
     fn string(&mut self) -> Option<bool> {
         let b = self.b;
         let mut i = self.i;
-        if !matches!(b.get(i), Some(b'"')) {
-            return None;
-        }
-        i += 1;
         let mut escaped = false;
-        loop {
-            let c = *b.get(i)?;
-            i += 1;
+        let why = loop {
+            let Some(&c) = b.get(i) else {
+                self.i = i;
+                return self.fail("EOF while parsing a string");
+            };
             match c {
-                b'"' => break,
+                b'"' => {
+                    self.i = i + 1;
+                    return Some(escaped);
+                }
                 b'\\' => {
                     escaped = true;
-                    match *b.get(i)? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 1,
-                        b'u' => {
-                            let hex = b.get(i + 1..i + 5)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return None;
+                    i += 1;
+                    match b.get(i) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
+                        Some(b'u') => match b.get(i + 1..i + 5) {
+                            Some(hex) if hex.iter().all(u8::is_ascii_hexdigit) => i += 5,
+                            _ => {
+                                // `serde_json` reads the four digits first.
+                                i += 4;
+                                break "invalid escape";
                             }
-                            i += 5;
-                        }
-                        _ => return None,
+                        },
+                        _ => break "invalid escape",
                     }
                 }
-                0..=0x1F => return None,
-                _ => {}
+                0..=0x1F => {
+                    // `serde_json` counts the columns before it.
+                    i -= 1;
+                    break "control character (\\u0000-\\u001F) found while parsing a string";
+                }
+                _ => i += 1,
             }
-        }
+        };
         self.i = i;
-        Some(escaped)
+        self.fail(why)
     }
 
     /// A number, as JSON's grammar has it (no leading zero, no lone sign,
@@ -242,10 +298,16 @@ impl Scanner<'_> {
         if self.peek() == Some(b'-') {
             self.i += 1;
         }
-        match self.next()? {
-            b'0' => {}
-            b'1'..=b'9' => self.digits(),
-            _ => return None,
+        match self.peek() {
+            Some(b'0') => {
+                self.i += 1;
+                if matches!(self.peek(), Some(b'0'..=b'9')) {
+                    return self.fail("invalid number");
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            Some(_) => return self.fail("invalid number"),
+            None => return None,
         }
         if self.peek() == Some(b'.') {
             self.i += 1;
@@ -268,51 +330,82 @@ impl Scanner<'_> {
     }
 
     fn some_digits(&mut self) -> Option<()> {
-        let start = self.i;
-        self.digits();
-        (self.i > start).then_some(())
+        match self.peek()? {
+            b'0'..=b'9' => {
+                self.digits();
+                Some(())
+            }
+            _ => self.fail("invalid number"),
+        }
     }
 
-    /// A string, literal or number: one value without parts.
-    fn scalar(&mut self) -> Option<()> {
-        match self.peek()? {
-            b'"' => self.string().map(drop),
+    /// The first byte of a value: a string, literal or number is read whole.
+    fn scalar(&mut self, first: u8) -> Option<()> {
+        match first {
+            b'"' => {
+                self.i += 1;
+                self.string().map(drop)
+            }
             b't' => self.word(b"true"),
             b'f' => self.word(b"false"),
             b'n' => self.word(b"null"),
-            _ => self.number(),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => self.fail("expected value"),
         }
     }
 
     fn word(&mut self, word: &[u8]) -> Option<()> {
         let end = self.i + word.len();
-        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+        if self.b.get(self.i..end) == Some(word) {
+            self.i = end;
+            return Some(());
+        }
+        // At the first byte that differs, or the end of the text.
+        for &c in word {
+            if self.peek()? != c {
+                return self.fail("expected ident");
+            }
+            self.i += 1;
+        }
+        None
     }
 
     /// An object key and its colon, whitespace around.
     fn key(&mut self) -> Option<()> {
+        if self.peek()? != b'"' {
+            return self.fail("key must be a string");
+        }
+        self.i += 1;
         self.string()?;
         self.ws();
-        self.eat(b':')?;
+        self.eat(b':', "expected `:`")?;
         self.ws();
         Some(())
     }
 
     /// One value of any kind. Arrays and objects are walked without
-    /// recursion: a bit per open level says whether it is an object.
+    /// recursion, so at any depth: a stack says of each open level whether
+    /// it is an object (empty, and not allocated, for a flat value).
     fn value(&mut self) -> Option<()> {
-        let mut objects = 0u64;
-        let mut depth = 0u32;
+        let mut objects: Vec<bool> = Vec::new();
+        let walked = self.walk(&mut objects);
+        if walked.is_none() && self.why.is_none() {
+            self.why = Some(match objects.last() {
+                Some(true) => "EOF while parsing an object",
+                Some(false) => "EOF while parsing a list",
+                None => "EOF while parsing a value",
+            });
+        }
+        walked
+    }
+
+    fn walk(&mut self, objects: &mut Vec<bool>) -> Option<()> {
         loop {
             // At the start of a value.
             let open = self.peek()?;
             if matches!(open, b'{' | b'[') {
-                if depth == MAX_FAST_DEPTH {
-                    return None;
-                }
                 self.i += 1;
-                depth += 1;
-                objects = objects << 1 | u64::from(open == b'{');
+                objects.push(open == b'{');
                 self.ws();
                 let close = if open == b'{' { b'}' } else { b']' };
                 if self.peek()? != close {
@@ -322,21 +415,20 @@ impl Scanner<'_> {
                     continue;
                 }
                 self.i += 1;
-                depth -= 1;
-                objects >>= 1;
+                objects.pop();
             } else {
-                self.scalar()?;
+                self.scalar(open)?;
             }
             // After a value: close levels until one goes on, or the
             // outermost value ends.
             loop {
-                if depth == 0 {
+                let Some(&in_object) = objects.last() else {
                     return Some(());
-                }
+                };
                 self.ws();
-                let in_object = objects & 1 == 1;
-                match self.next()? {
+                match self.peek()? {
                     b',' => {
+                        self.i += 1;
                         self.ws();
                         if in_object {
                             self.key()?;
@@ -345,10 +437,11 @@ impl Scanner<'_> {
                     }
                     b'}' if in_object => {}
                     b']' if !in_object => {}
-                    _ => return None,
+                    _ if in_object => return self.fail("expected `,` or `}`"),
+                    _ => return self.fail("expected `,` or `]`"),
                 }
-                depth -= 1;
-                objects >>= 1;
+                self.i += 1;
+                objects.pop();
             }
         }
     }
@@ -405,12 +498,14 @@ mod tests {
     }
 
     /// The one pass takes only what the slow way takes, with the same
-    /// fields.
+    /// fields, and the check takes exactly what `serde_json` takes.
     fn agrees(text: &str) -> bool {
-        match fast(text) {
-            Some(fields) => slow(text) == Some(fields),
-            None => true,
-        }
+        let serde = serde_json::from_str::<IgnoredAny>(text).is_ok();
+        check(text).is_ok() == serde
+            && match fast(text) {
+                Some(fields) => slow(text) == Some(fields),
+                None => true,
+            }
     }
 
     #[test]
@@ -439,7 +534,6 @@ mod tests {
 
     #[test]
     fn e2_one_pass_leaves_to_the_slow_way_what_it_does_not_take() {
-        let deep = format!("{{\"a\":{}{}}}", "[".repeat(65), "]".repeat(65));
         for text in [
             "",
             "[]",
@@ -463,12 +557,52 @@ mod tests {
             r#"{"a":{"b"}}"#,
             r#"{"a":1} x"#,
             r#"{"a":1"#,
-            &deep,
         ] {
             assert!(fast(text).is_none(), "{text}");
+            assert!(agrees(text), "{text}");
         }
-        let at_limit = format!("{{\"a\":{}{}}}", "[".repeat(64), "]".repeat(64));
-        assert!(fast(&at_limit).is_some() && agrees(&at_limit));
+        // Any depth: far past `serde_json`'s limit for values.
+        let deep = format!(
+            "{{\"a\":{}0{}}}",
+            "[{\"b\":".repeat(5000),
+            "}]".repeat(5000)
+        );
+        assert!(fast(&deep).is_some() && check(&deep).is_ok());
+        assert!(check(&deep[..deep.len() - 2]).is_err());
+    }
+
+    #[test]
+    fn e2_errors_are_worded_as_serde_json_words_them() {
+        for text in [
+            "",
+            "  ",
+            "{\"a\":\"x\u{1}\"}",
+            r#"{"a":"m",}"#,
+            r#"{"a":"\x"}"#,
+            r#"{"a":"\u12g4"}"#,
+            r#"{"a":[1,2}"#,
+            r#"{"a":1]"#,
+            r#"{"a":01}"#,
+            r#"{"a":-}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":1e+}"#,
+            r#"{"a":tru}"#,
+            r#"{"a" 1}"#,
+            "{1:1}",
+            "{\"a\":\n  x}",
+            r#"{"a":"m"} x"#,
+            r#"{"a":"m""#,
+            r#"{"a":"m","#,
+            r#"{"a":"m"#,
+            "[",
+            "[1",
+        ] {
+            let ours = check(text).unwrap_err();
+            let theirs = serde_json::from_str::<IgnoredAny>(text)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(ours, theirs, "{text:?}");
+        }
     }
 
     #[test]

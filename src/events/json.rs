@@ -13,7 +13,6 @@
 //! ([`JsonStr`]) so argument deltas can rejoin a split pair.
 
 use super::Text;
-use serde::de::IgnoredAny;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -23,10 +22,11 @@ pub(crate) struct Raw<'a>(&'a str);
 
 impl<'a> Raw<'a> {
     /// `text` if it is one JSON value, surrounding whitespace trimmed. The
-    /// syntax is checked by `serde_json` without recursion and without
-    /// reading numbers (no depth or range limit) or surrogates.
-    pub(crate) fn checked(text: &'a str) -> Result<Raw<'a>, serde_json::Error> {
-        serde_json::from_str::<IgnoredAny>(text)?;
+    /// syntax is checked without recursion and without reading numbers (no
+    /// depth or range limit) or surrogates ([`super::fields::check`]); an
+    /// error is worded as `serde_json` words it.
+    pub(crate) fn checked(text: &'a str) -> Result<Raw<'a>, String> {
+        super::fields::check(text)?;
         Ok(Raw(
             text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'))
         ))

@@ -7,7 +7,7 @@
 //! payloads are kept as the text given ([`Opaque`]); a lone surrogate escape
 //! in a string is accepted, as `JSON.parse` accepts it (module `json`).
 
-mod fields;
+pub(crate) mod fields;
 pub(crate) mod json;
 mod opaque;
 mod payload;

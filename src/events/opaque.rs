@@ -28,7 +28,8 @@ pub struct Opaque(Box<str>);
 impl Opaque {
     /// Any JSON text, kept as given (surrounding whitespace aside). Only the
     /// syntax is checked, without recursion: nesting depth is not limited.
-    pub fn from_json(text: &str) -> Result<Opaque, serde_json::Error> {
+    /// The error says what is wrong and where, as `serde_json` words it.
+    pub fn from_json(text: &str) -> Result<Opaque, String> {
         Raw::checked(text).map(Opaque::from_raw)
     }
 

@@ -14,7 +14,6 @@ type Fields = Map<String, Value>;
 pub fn parse_options(json: &str) -> Result<Options, String> {
     // Strings as `JSON.parse` reads them: a lone surrogate is not refused.
     let value = crate::events::json::Raw::checked(json)
-        .map_err(|e| e.to_string())
         .and_then(crate::events::json::value)
         .map_err(|e| format!("invalid options: {e}"))?;
     options(value).map_err(|e| format!("invalid options: {e}"))
