@@ -59,39 +59,42 @@ const NAMES: [&str; 19] = [
     "messages",
 ];
 
+/// Every key, in the order of [`NAMES`].
+const KEYS: [Key; 19] = [
+    Key::Type,
+    Key::SubagentRunId,
+    Key::ThreadId,
+    Key::RunId,
+    Key::ParentRunId,
+    Key::Input,
+    Key::Result,
+    Key::Outcome,
+    Key::Message,
+    Key::Code,
+    Key::MessageId,
+    Key::Role,
+    Key::Delta,
+    Key::ToolCallId,
+    Key::ToolCallName,
+    Key::ParentMessageId,
+    Key::Content,
+    Key::Error,
+    Key::Messages,
+];
+
 impl Key {
     /// The field's name, as errors give it.
     pub(crate) fn name(self) -> &'static str {
         NAMES[self as usize]
     }
 
-    /// The key named `name`, if the tracker reads that field. Its length
-    /// and first byte pick the one candidate, compared once: most fields
-    /// an event has are known ones, and a name is read per field.
+    /// The key named `name`, if the tracker reads that field. Most names
+    /// differ in length, compared first.
     fn of(name: &str) -> Option<Key> {
-        let key = match (name.len(), *name.as_bytes().first()?) {
-            (4, b't') => Key::Type,
-            (4, b'c') => Key::Code,
-            (4, b'r') => Key::Role,
-            (5, b'r') => Key::RunId,
-            (5, b'i') => Key::Input,
-            (5, b'd') => Key::Delta,
-            (5, b'e') => Key::Error,
-            (6, b'r') => Key::Result,
-            (7, b'o') => Key::Outcome,
-            (7, b'm') => Key::Message,
-            (7, b'c') => Key::Content,
-            (8, b't') => Key::ThreadId,
-            (8, b'm') => Key::Messages,
-            (9, b'm') => Key::MessageId,
-            (10, b't') => Key::ToolCallId,
-            (11, b'p') => Key::ParentRunId,
-            (12, b't') => Key::ToolCallName,
-            (13, b's') => Key::SubagentRunId,
-            (15, b'p') => Key::ParentMessageId,
-            _ => return None,
-        };
-        (key.name() == name).then_some(key)
+        let i = NAMES
+            .iter()
+            .position(|n| n.len() == name.len() && *n == name)?;
+        KEYS.get(i).copied()
     }
 }
 
@@ -451,29 +454,6 @@ impl Scanner<'_> {
 mod tests {
     use super::*;
     use serde::de::IgnoredAny;
-
-    /// Every key, in the order of [`NAMES`].
-    const KEYS: [Key; 19] = [
-        Key::Type,
-        Key::SubagentRunId,
-        Key::ThreadId,
-        Key::RunId,
-        Key::ParentRunId,
-        Key::Input,
-        Key::Result,
-        Key::Outcome,
-        Key::Message,
-        Key::Code,
-        Key::MessageId,
-        Key::Role,
-        Key::Delta,
-        Key::ToolCallId,
-        Key::ToolCallName,
-        Key::ParentMessageId,
-        Key::Content,
-        Key::Error,
-        Key::Messages,
-    ];
 
     /// The slow way's fields of `text`, if `serde_json` takes it as an
     /// object.
