@@ -225,3 +225,38 @@ fn t12_second_result_is_warning() {
     assert_eq!(t.violations()[0].severity, Severity::Warning);
     assert_eq!(t.call("c1").unwrap().results.len(), 2);
 }
+
+#[test]
+fn t3_interleaved_deltas_each_reach_their_own_call() {
+    // The call a delta went to is tried first for the next one: deltas
+    // that alternate between calls, and ids that share a prefix, still
+    // find their own call.
+    let mut t = running();
+    feed(
+        &mut t,
+        &[start("c1", "f"), start("c10", "f"), start("c", "f")],
+    );
+    for (id, delta) in [
+        ("c1", "[1"),
+        ("c1", ",2"),
+        ("c10", "[3"),
+        ("c1", "]"),
+        ("c", "{}"),
+        ("c10", "]"),
+    ] {
+        feed(&mut t, &[args(id, delta)]);
+    }
+    let texts: Vec<(&str, &str)> = t
+        .calls()
+        .iter()
+        .map(|c| (c.id.as_str(), c.args_text()))
+        .collect();
+    assert_eq!(texts, [("c1", "[1,2]"), ("c10", "[3]"), ("c", "{}")]);
+    assert_eq!(
+        (t.call_index("c10"), t.call_index("c"), t.call_index("c2")),
+        (Some(1), Some(2), None)
+    );
+    // A delta for a call that is not open is still refused, named.
+    feed(&mut t, &[end("c")]);
+    assert_eq!(fatal_code(&mut t, args("c", "x")), "T1");
+}

@@ -54,6 +54,7 @@ impl Tracker {
                         None => return false,
                     },
                 };
+                self.last_call = i;
                 self.append_args(index, i, &delta);
             }
             Op::Result {

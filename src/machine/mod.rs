@@ -180,6 +180,8 @@ pub struct Tracker {
     pub(crate) sse: SseDecoder,
     /// Room for the next event's plan.
     pub(crate) spare_ops: plan::SpareOps,
+    /// The call argument text last went to (see [`Tracker::call_index`]).
+    pub(crate) last_call: usize,
 }
 
 impl Tracker {
@@ -229,6 +231,7 @@ impl Tracker {
             retained: 0,
             sse,
             spare_ops: Default::default(),
+            last_call: 0,
         }
     }
 
@@ -347,12 +350,22 @@ impl Tracker {
 
     /// The call with this id.
     pub fn call(&self, id: &str) -> Option<&ToolCall> {
-        self.by_id.get(id).map(|&i| &self.calls[i])
+        self.call_index(id).map(|i| &self.calls[i])
     }
 
     /// The index of the call with this id in [`Tracker::calls`].
+    ///
+    /// The call the last argument text went to is tried first: a stream's
+    /// deltas mostly follow one another to one call, and comparing a short
+    /// id costs less than hashing it. Other ids are looked up in `by_id`,
+    /// which keeps `SipHash`: ids come from the stream, and with a hasher
+    /// an attacker can collide every lookup would cost the whole table.
     pub fn call_index(&self, id: &str) -> Option<usize> {
-        self.by_id.get(id).copied()
+        match self.calls.get(self.last_call) {
+            // Ids are unique: `by_id` maps this id to this call.
+            Some(call) if call.id == id => Some(self.last_call),
+            _ => self.by_id.get(id).copied(),
+        }
     }
 
     /// The latest run.

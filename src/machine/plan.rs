@@ -415,11 +415,7 @@ impl Tracker {
         code: &'static str,
         what: &str,
     ) -> Result<usize, Violation> {
-        let index = self
-            .by_id
-            .get(id)
-            .copied()
-            .filter(|&i| self.open_in(plan, i));
+        let index = self.call_index(id).filter(|&i| self.open_in(plan, i));
         let Some(index) = index else {
             return Err(plan
                 .fatal(
