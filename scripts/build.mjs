@@ -63,8 +63,8 @@ const wasmOptLevel = [
  * function, whatever `#[inline]` says), so small hot helpers stay calls on
  * every event; `opt-level = "s"` or 2 are 1.4x to 1.9x faster but 10 to 35
  * KB gzip bigger. An explicit threshold replaces that cap for the whole
- * link (fat LTO included): 25 makes the core 14% faster per event for
- * 1.1 KB gzip; 35 gains 3% more for 2.2 KB more, over the budget
+ * link (fat LTO included): 25 cuts the core's time per event by 12-14%
+ * for 1.1 KB gzip; 30 or 35 cut 2-6% more for 2 KB more, over the budget
  * (`docs/size.md`). Given with `--config` so that it applies to this
  * release build of the module alone, not to tests or native builds.
  */
