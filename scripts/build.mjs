@@ -29,7 +29,7 @@ const wasmFile = `${crate}_bg.wasm`;
 
 // The features rustc enables by default for wasm32-unknown-unknown; wasm-opt
 // must be told, or it rejects (or mis-optimises) the module.
-const wasmFeatures = [
+export const wasmFeatures = [
   "--enable-bulk-memory",
   "--enable-nontrapping-float-to-int",
   "--enable-sign-ext",
@@ -48,7 +48,7 @@ const wasmFeatures = [
  * inlined, the per-event time matches `-Oz`'s, for 0.3 KB gzip over `-O2`
  * (`docs/size.md`).
  */
-const wasmOptLevel = [
+export const wasmOptLevel = [
   "-O3",
   "--one-caller-inline-max-function-size=20",
   "--always-inline-max-function-size=5",
