@@ -20,6 +20,7 @@
 
 /** Character codes the reader dispatches on. */
 const QUOTE = 34;
+const BACKSLASH = 92;
 const COMMA = 44;
 const OPEN_ARRAY = 91;
 const CLOSE_ARRAY = 93;
@@ -47,6 +48,8 @@ export class PartialValueBuilder {
   #root = undefined;
   /** A string value in progress: the text decoded so far. */
   #string = null;
+  /** Whether the string content last scanned holds an escape. */
+  #escaped = false;
 
   /** Appends text the call received. */
   feed(text) {
@@ -100,12 +103,12 @@ export class PartialValueBuilder {
 
   /** A string token starting at `i`: a key, a whole value, or the value in progress. */
   #stringToken(s, i, end) {
-    const close = closingQuote(s, i + 1, end);
-    if (close < 0) {
-      this.#string = "";
-      return this.#continueString(s, i + 1, end);
+    const close = this.#scanString(s, i + 1, end);
+    const value = this.#content(s, i + 1, close);
+    if (close === end) {
+      this.#string = value;
+      return end;
     }
-    const value = unescaped(s, i + 1, close);
     const top = this.#stack[this.#stack.length - 1];
     if (top !== undefined && top.object !== null && top.key === undefined) top.key = value;
     else this.#attach(value);
@@ -114,14 +117,38 @@ export class PartialValueBuilder {
 
   /** More of the string value in progress, from `i`; ends it at its closing quote. */
   #continueString(s, i, end) {
-    const close = closingQuote(s, i, end);
-    const stop = close < 0 ? end : close;
-    if (stop > i) this.#string += unescaped(s, i, stop);
-    if (close < 0) return end;
+    const close = this.#scanString(s, i, end);
+    if (close > i) this.#string += this.#content(s, i, close);
+    if (close === end) return end;
     const value = this.#string;
     this.#string = null;
     this.#attach(value);
     return close + 1;
+  }
+
+  /**
+   * The end of the string content starting at `i`: the index of its closing
+   * quote, or `end` if it goes on. Notes whether the content holds an escape.
+   */
+  #scanString(s, i, end) {
+    let escaped = false;
+    while (i < end) {
+      const c = s.charCodeAt(i);
+      if (c === QUOTE) break;
+      // An escape is whole (`\"` is not a closing quote; `\u` is followed by hex digits only).
+      if (c === BACKSLASH) {
+        escaped = true;
+        i += 2;
+      } else i++;
+    }
+    if (i > end) throw new SyntaxError("an escape cut in two");
+    this.#escaped = escaped;
+    return i;
+  }
+
+  /** The string content from `i` to `end`: itself unless it holds an escape (checked JSON has no raw control character). */
+  #content(s, i, end) {
+    return this.#escaped ? JSON.parse(`"${s.slice(i, end)}"`) : s.slice(i, end);
   }
 
   #attach(value) {
@@ -178,19 +205,3 @@ function define(object, key, value) {
   return true;
 }
 
-/** The content of a string from `i` to `end`: itself unless it holds an escape. */
-function unescaped(s, i, end) {
-  const raw = s.slice(i, end);
-  // Checked JSON holds no raw control character: text without an escape is its own value.
-  return raw.includes("\\") ? JSON.parse(`"${raw}"`) : raw;
-}
-
-/** The index, before `end`, of the quote that closes a string whose content starts at `i`, or -1. */
-function closingQuote(s, i, end) {
-  for (let j = s.indexOf('"', i); j >= 0 && j < end; j = s.indexOf('"', j + 1)) {
-    let backslashes = 0;
-    while (j - backslashes - 1 >= i && s.charCodeAt(j - backslashes - 1) === 92) backslashes++;
-    if (backslashes % 2 === 0) return j;
-  }
-  return -1;
-}
