@@ -22,6 +22,7 @@
 const QUOTE = 34;
 const BACKSLASH = 92;
 const COMMA = 44;
+const COLON = 58;
 const OPEN_ARRAY = 91;
 const CLOSE_ARRAY = 93;
 const OPEN_OBJECT = 123;
@@ -87,7 +88,7 @@ export class PartialValueBuilder {
         if (top.items !== null) top.items.pop();
         this.#attach(Object.freeze(top.items ?? top.object));
         i++;
-      } else if (c === COMMA || c === 58 || c <= 32) {
+      } else if (c === COMMA || c === COLON || c <= 32) {
         // `,`, `:` and whitespace (checked JSON has no other character below
         // 33 outside strings): an object expects a key exactly when `key` is unset.
         i++;
