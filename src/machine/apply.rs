@@ -15,14 +15,9 @@ impl Tracker {
         self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
-        let mut ops = plan.ops;
-        // Each op taken out in place, the list then kept for the next plan
-        // (`drain` costs the module more code).
-        for slot in &mut ops {
-            let op = std::mem::replace(slot, Op::ClearAllLanes);
+        for op in plan.ops {
             changed |= self.apply_op(index, op, &mut last);
         }
-        self.spare_ops.keep(ops);
         if changed {
             self.version += 1;
         }

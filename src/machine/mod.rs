@@ -178,8 +178,6 @@ pub struct Tracker {
     pub(crate) retained: usize,
     /// The event-stream decoder of [`Tracker::push_sse`].
     pub(crate) sse: SseDecoder,
-    /// Room for the next event's plan.
-    pub(crate) spare_ops: plan::SpareOps,
     /// The call argument text last went to (see [`Tracker::call_index`]).
     pub(crate) last_call: usize,
 }
@@ -230,7 +228,6 @@ impl Tracker {
             schemas: validation::Schemas::new(engine),
             retained: 0,
             sse,
-            spare_ops: Default::default(),
             last_call: 0,
         }
     }
@@ -259,8 +256,7 @@ impl Tracker {
             return Err(f.clone());
         }
         let index = self.events_seen;
-        let ops = self.spare_ops.take();
-        match self.plan(index, event, ops) {
+        match self.plan(index, event) {
             Ok(plan) => {
                 self.events_seen += 1;
                 self.apply(plan);

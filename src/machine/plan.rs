@@ -92,52 +92,11 @@ pub(crate) struct Plan<'a> {
     pub cost: usize,
 }
 
-/// The list of the last applied plan, emptied, kept for the next event's
-/// plan: one allocation less per event. Ops borrow their event's text, so
-/// the list is kept as of no lifetime and re-typed per event by an
-/// in-place `collect` of the empty list (no allocation, no `unsafe`).
-#[derive(Debug, Default)]
-pub(crate) struct SpareOps(Vec<Op<'static>>);
-
-/// Most ops a kept list holds room for: a rare plan of many ops (a
-/// history of many messages) does not keep its room for good.
-const SPARE_OPS: usize = 16;
-
-impl Clone for SpareOps {
-    /// A clone of the tracker starts without spare room.
-    fn clone(&self) -> Self {
-        SpareOps::default()
-    }
-}
-
-impl SpareOps {
-    /// The kept list, empty, for a new plan.
-    pub(crate) fn take<'a>(&mut self) -> Vec<Op<'a>> {
-        std::mem::take(&mut self.0)
-    }
-
-    /// Keeps `ops`'s room for the next plan.
-    pub(crate) fn keep(&mut self, mut ops: Vec<Op<'_>>) {
-        if ops.capacity() <= SPARE_OPS {
-            ops.clear();
-            // Not `filter`: the point is the change of element type.
-            #[allow(clippy::unnecessary_filter_map)]
-            let empty = ops.into_iter().filter_map(|_| None).collect();
-            self.0 = empty;
-        }
-    }
-}
-
-impl<'a> Plan<'a> {
+impl Plan<'_> {
     pub fn new(index: usize) -> Self {
-        Plan::with_ops(index, Vec::new())
-    }
-
-    /// A plan that fills `ops`, an empty list (see [`SpareOps`]).
-    pub fn with_ops(index: usize, ops: Vec<Op<'a>>) -> Self {
         Plan {
             index,
-            ops,
+            ops: Vec::new(),
             closing: Indices::default(),
             new_calls: 0,
             cost: 0,
@@ -183,14 +142,8 @@ impl Tracker {
     }
 
     /// Turns one event into a plan, or the fatal violation it commits.
-    /// `ops` is an empty list to fill (see [`SpareOps`]).
-    pub(crate) fn plan<'a>(
-        &self,
-        index: usize,
-        event: Event<'a>,
-        ops: Vec<Op<'a>>,
-    ) -> Result<Plan<'a>, Violation> {
-        let mut plan = Plan::with_ops(index, ops);
+    pub(crate) fn plan<'a>(&self, index: usize, event: Event<'a>) -> Result<Plan<'a>, Violation> {
+        let mut plan = Plan::new(index);
         self.check_lifecycle(&plan, &event)?;
         self.plan_lane_closing(&mut plan, &event);
         let owner = event.owner;
@@ -688,25 +641,5 @@ impl Tracker {
             run_input,
         });
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Op, SpareOps, SPARE_OPS};
-
-    #[test]
-    fn spare_ops_keep_their_room_without_reallocating() {
-        let mut spare = SpareOps::default();
-        let mut ops: Vec<Op> = Vec::with_capacity(4);
-        ops.push(Op::ClearAllLanes);
-        let room = ops.as_ptr() as usize;
-        spare.keep(ops);
-        let again = spare.take();
-        assert!(again.is_empty() && again.capacity() >= 4);
-        assert_eq!(again.as_ptr() as usize, room, "the same allocation");
-        // A list grown past the cap is not kept.
-        spare.keep(Vec::with_capacity(SPARE_OPS + 1));
-        assert_eq!(spare.take().capacity(), 0);
     }
 }
