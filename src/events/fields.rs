@@ -134,6 +134,7 @@ impl<'a> EventFields<'a> {
             b: text.as_bytes(),
             i: 0,
             why: None,
+            key_end: 0,
         };
         s.ws();
         s.eat(b'{', "")?;
@@ -142,15 +143,11 @@ impl<'a> EventFields<'a> {
             s.i += 1;
         } else {
             loop {
-                s.eat(b'"', "")?;
-                let key_start = s.i;
-                if s.string()? {
+                let (key_start, escaped) = s.key()?;
+                if escaped {
                     return None; // an escaped key: decoded the slow way
                 }
-                let name = text.get(key_start..s.i - 1)?;
-                s.ws();
-                s.eat(b':', "")?;
-                s.ws();
+                let name = text.get(key_start..s.key_end)?;
                 let start = s.i;
                 s.value()?;
                 out.set(name, Raw::new(text.get(start..s.i)?));
@@ -175,6 +172,7 @@ pub(crate) fn check(text: &str) -> Result<(), String> {
         b: text.as_bytes(),
         i: 0,
         why: None,
+        key_end: 0,
     };
     s.ws();
     if s.value().is_some() {
@@ -194,6 +192,8 @@ struct Scanner<'b> {
     i: usize,
     /// What was wrong where the scan stopped; `None` when the text ended.
     why: Option<&'static str>,
+    /// Where the last key's text ended (before its closing quote).
+    key_end: usize,
 }
 
 impl Scanner<'_> {
@@ -373,17 +373,20 @@ impl Scanner<'_> {
         None
     }
 
-    /// An object key and its colon, whitespace around.
-    fn key(&mut self) -> Option<()> {
+    /// An object key and its colon, whitespace around: where the key's
+    /// text starts (it ends at `key_end`) and whether it holds an escape.
+    fn key(&mut self) -> Option<(usize, bool)> {
         if self.peek()? != b'"' {
             return self.fail("key must be a string");
         }
         self.i += 1;
-        self.string()?;
+        let start = self.i;
+        let escaped = self.string()?;
+        self.key_end = self.i - 1;
         self.ws();
         self.eat(b':', "expected `:`")?;
         self.ws();
-        Some(())
+        Some((start, escaped))
     }
 
     /// One value of any kind. Arrays and objects are walked without
