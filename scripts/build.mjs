@@ -185,11 +185,13 @@ function checkExports() {
   }
 }
 
-/** What a page downloads: `index.js` and the modules it imports, the wasm module. */
+/** What a page downloads: `index.js` and the modules it imports, the wasm module, and the warm-up's worker (`warm.js`). */
 const pageModules = [
   "index.js",
   "init.js",
   "wasm-load.js",
+  "warm.js",
+  "warm-worker.js",
   "snapshot.js",
   "partial-value.js",
   "next-run.js",

@@ -40,6 +40,12 @@ test("the main entry exports the same classes, ready", async () => {
   assert.equal(new main.ToolCallTracker().snapshot().version, 0);
 });
 
+test("in Node, no warm-up worker starts: the process compiles on its own threads already", async () => {
+  const { init, warmed } = await import("../../pkg/wasm-load.js");
+  await init();
+  assert.equal(await warmed(), false);
+});
+
 test("the package declares both entries", () => {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
   assert.equal(manifest.exports["."].default, "./index.js");
