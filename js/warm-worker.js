@@ -7,13 +7,19 @@ import { WasmTracker, initSync } from "./agui_tool_calls.js";
 /** Passes through the stream: enough calls for V8 to optimise the hottest functions. */
 const ROUNDS = 30;
 
-onmessage = ({ data: module }) => {
+/** A tool with a schema, so that the schema compiler and validator are compiled too. */
+export const options = {
+  tools: [{ name: "search", parameters: { type: "object", properties: { query: { type: "string" }, limit: { type: "integer", minimum: 1 } }, required: ["query"] } }],
+};
+
+globalThis.onmessage = ({ data: module }) => {
   let ok = false;
   try {
     initSync({ module });
     const stream = frames();
+    const optionsJson = JSON.stringify(options);
     for (let round = 0; round < ROUNDS; round++) {
-      const tracker = new WasmTracker("{}", false);
+      const tracker = new WasmTracker(optionsJson, false);
       for (const frame of stream) {
         tracker.feedSse(frame);
         if (tracker.takeChange() === 1) tracker.takeRecord();
@@ -22,22 +28,31 @@ onmessage = ({ data: module }) => {
     }
     ok = true;
   } finally {
-    postMessage(ok);
+    globalThis.postMessage(ok);
   }
 };
 
-/** One run with one call, as event-stream frames: the events a first stream brings, arguments of every JSON kind in small deltas. */
-function frames() {
+/** One run as event-stream frames, the events a first stream brings: a text message, a call of the declared tool (arguments of every JSON kind in small deltas), a call the backend answers. */
+export function frames() {
   const encoder = new TextEncoder();
   const frame = (event) => encoder.encode(`data: ${JSON.stringify(event)}\n\n`);
   const id = { toolCallId: "c1" };
   const args = '{"query":"caf\\u00e9 \\"menu\\"","limit":12,"ratio":-0.5e1,"strict":true,"tags":["a",null,false],"where":{"city":"Zürich"}}';
+  const text = { messageId: "m1" };
   const events = [
     { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "TEXT_MESSAGE_START", ...text, role: "assistant" },
+    { type: "TEXT_MESSAGE_CONTENT", ...text, delta: "Searching" },
+    { type: "TEXT_MESSAGE_END", ...text },
     { type: "TOOL_CALL_START", ...id, toolCallName: "search", parentMessageId: "m1" },
   ];
   for (let i = 0; i < args.length; i += 4) events.push({ type: "TOOL_CALL_ARGS", ...id, delta: args.slice(i, i + 4) });
-  events.push({ type: "TOOL_CALL_END", ...id }, { type: "TOOL_CALL_RESULT", messageId: "r1", ...id, content: "found", role: "tool" });
+  events.push({ type: "TOOL_CALL_END", ...id });
+  // A call the backend answers: a tool the options do not declare.
+  const backend = { toolCallId: "c2" };
+  events.push({ type: "TOOL_CALL_START", ...backend, toolCallName: "fetch", parentMessageId: "m1" });
+  events.push({ type: "TOOL_CALL_ARGS", ...backend, delta: '{"url":"/"}' }, { type: "TOOL_CALL_END", ...backend });
+  events.push({ type: "TOOL_CALL_RESULT", messageId: "r1", ...backend, content: "found", role: "tool" });
   events.push({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
   return events.map(frame);
 }

@@ -46,6 +46,22 @@ test("in Node, no warm-up worker starts: the process compiles on its own threads
   assert.equal(await warmed(), false);
 });
 
+test("the warm-up worker's stream is one clean run: no rule broken, so every event reaches the code it is to compile", async () => {
+  const { options, frames } = await import("../../pkg/warm-worker.js");
+  const { ToolCallTracker } = await import("../../pkg/index.js");
+  const tracker = new ToolCallTracker(options);
+  let snapshot;
+  for (const frame of frames()) snapshot = tracker.pushSse(frame);
+  assert.equal(snapshot.fatal, null);
+  assert.deepEqual(snapshot.violations, []);
+  assert.equal(snapshot.run.status, "finished");
+  const calls = snapshot.calls.map((c) => [c.name, c.status, c.validation, c.result !== undefined]);
+  assert.deepEqual(calls, [
+    ["search", "complete", "valid", false],
+    ["fetch", "complete", "unvalidated", true],
+  ]);
+});
+
 test("the package declares both entries", () => {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
   assert.equal(manifest.exports["."].default, "./index.js");
