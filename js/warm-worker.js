@@ -1,31 +1,30 @@
 // The worker of warm.js: instantiates the module the page compiled (the
 // same compiled code, shared) and runs a small stream through the wasm
-// tracker, so that V8 compiles, then optimises, the functions a stream
-// runs on this thread rather than on the page's. Its memory goes with it.
+// tracker once, so that V8 compiles the functions a stream runs on this
+// thread rather than on the page's. Its memory goes with it.
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
-
-/** Passes through the stream: enough calls for V8 to optimise the hottest functions. */
-const ROUNDS = 30;
 
 /** A tool with a schema, so that the schema compiler and validator are compiled too. */
 export const options = {
   tools: [{ name: "search", parameters: { type: "object", properties: { query: { type: "string" }, limit: { type: "integer", minimum: 1 } }, required: ["query"] } }],
 };
 
+// One pass: that compiles each function the stream runs. More passes
+// would also have V8 optimise the hottest ones (shared too), but measured
+// no faster a first stream in the page (64-68 µs per event after 1, 3 or
+// 30 passes, bench/perf/cold-chromium.mjs --after-warm-up) for about 8
+// times the worker's CPU time (30 passes; optimising the largest
+// functions is most of it).
 globalThis.onmessage = ({ data: module }) => {
   let ok = false;
   try {
     initSync({ module });
-    const stream = frames();
-    const optionsJson = JSON.stringify(options);
-    for (let round = 0; round < ROUNDS; round++) {
-      const tracker = new WasmTracker(optionsJson, false);
-      for (const frame of stream) {
-        tracker.feedSse(frame);
-        if (tracker.takeChange() === 1) tracker.takeRecord();
-      }
-      tracker.free();
+    const tracker = new WasmTracker(JSON.stringify(options), false);
+    for (const frame of frames()) {
+      tracker.feedSse(frame);
+      if (tracker.takeChange() === 1) tracker.takeRecord();
     }
+    tracker.free();
     ok = true;
   } finally {
     globalThis.postMessage(ok);
