@@ -261,16 +261,14 @@ export class SnapshotBuilder {
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
-    const members = this.#members;
-    const derive = (list, which, keep) =>
-      changed.length ? derived(list, members[which], keep, prev.calls, calls, changed) : list;
+    const { open, completed, pending } = this.#members;
     this.#snapshot = Object.freeze({
       version: changes.version,
       run: changes.run ? deepFreeze(changes.run) : prev.run,
       calls,
-      openCalls: derive(prev.openCalls, "open", isOpen),
-      completedCalls: derive(prev.completedCalls, "completed", isCompleted),
-      pendingCalls: derive(prev.pendingCalls, "pending", isPending),
+      openCalls: derived(prev.openCalls, open, isOpen, prev.calls, calls, changed),
+      completedCalls: derived(prev.completedCalls, completed, isCompleted, prev.calls, calls, changed),
+      pendingCalls: derived(prev.pendingCalls, pending, isPending, prev.calls, calls, changed),
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
