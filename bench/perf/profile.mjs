@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
+import { wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { scenario, sseChunks } from "./streams.mjs";
 
@@ -94,10 +95,9 @@ function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
   const wasm = path.join(dir, "named.wasm");
-  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "mutable-globals", "reference-types", "multivalue"].map((f) => `--enable-${f}`);
   const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");
   // -g: keep the names section, which the build strips.
-  const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-Oz", "-g", ...features, input, "-o", wasm], { stdio: "inherit" });
+  const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), [...wasmOptLevel, "-g", ...wasmFeatures, input, "-o", wasm], { stdio: "inherit" });
   if (opt.status !== 0) throw new Error("wasm-opt failed");
   const base64 = gzipSync(readFileSync(wasm)).toString("base64");
   writeFileSync(path.join(dir, "wasm-bytes.js"), `export const wasmGzipBase64 = "${base64}";\n`);

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToolCallTracker } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+import { PartialValueBuilder } from "../../pkg/partial-value.js";
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed) {
@@ -120,4 +121,85 @@ test("t5_partial_values_share_their_complete_parts_between_states", () => {
   assert.deepEqual(second.partialArgs, { done: { x: [1, 2] }, growing: "abcd" });
   assert.equal(second.partialArgs.done, first.partialArgs.done, "a complete member is the same frozen object");
   assert.ok(Object.isFrozen(second.partialArgs) && Object.isFrozen(second.partialArgs.done.x));
+});
+
+/**
+ * JSON text of a random document built to stress the builder's fast paths:
+ * wide and nested arrays (an open array's spare slot), long strings with and
+ * without escapes (sliced, or parsed when escaped), keys with escapes, and
+ * `__proto__` among the keys of open objects. Keys are distinct within an
+ * object, so the member in progress is always the last one.
+ */
+function wideText(rand, depth = 0) {
+  const ws = () => ["", "", " ", "\n\t"][Math.floor(rand() * 4)];
+  const piece = () => STRING_PIECES[Math.floor(rand() * STRING_PIECES.length)];
+  const str = () => `"${Array.from({ length: Math.floor(rand() * 12) }, () => (rand() < 0.7 ? "plain text " : piece())).join("")}"`;
+  const pick = rand();
+  if (depth < 3 && pick < 0.35) {
+    const keys = ["a", "__proto__", "k\\u00e9y", 'q\\"k', "", "long key with spaces"].filter(() => rand() < 0.6);
+    return `{${keys.map((k) => `${ws()}"${k}"${ws()}:${ws()}${wideText(rand, depth + 1)}`).join(",")}${ws()}}`;
+  }
+  if (depth < 3 && pick < 0.6) {
+    return `[${Array.from({ length: Math.floor(rand() * [30, 6, 4][depth]) }, () => ws() + wideText(rand, depth + 1)).join(",")}${ws()}]`;
+  }
+  if (pick < 0.8) return str();
+  return ["0", "-12.5e-3", "true", "false", "null", "[]", "{}"][Math.floor(rand() * 7)];
+}
+
+/** Every object and array in `value` is frozen. */
+function deepFrozen(value) {
+  if (value === null || typeof value !== "object") return true;
+  return Object.isFrozen(value) && Object.values(value).every(deepFrozen);
+}
+
+/**
+ * Complete parts are shared: every element of `before`'s arrays but the
+ * last, and every member of its objects but the last, is in `after` as the
+ * same object (only the last one can have been in progress).
+ */
+function assertShared(before, after, where) {
+  if (before === null || typeof before !== "object") return;
+  const keys = Object.keys(before);
+  keys.forEach((key, i) => {
+    if (i < keys.length - 1 && before[key] !== null && typeof before[key] === "object") {
+      assert.equal(after[key], before[key], `${where}: ${JSON.stringify(key)} is shared`);
+    }
+  });
+  if (keys.length) assertShared(before[keys.at(-1)], after[keys.at(-1)], where);
+}
+
+test("t5_builder_reads_agree_with_the_parse_of_the_prefix_key_order_sharing_and_freezing_included", () => {
+  for (let seed = 1; seed <= 120; seed++) {
+    const rand = random(seed * 7919);
+    let text = wideText(rand);
+    while (text.length > 2000) text = wideText(rand);
+    const deltas = split(rand, text, [1, 4, 16][seed % 3]);
+    const core = new WasmTracker("{}");
+    core.feedJson('{"type":"RUN_STARTED","threadId":"t","runId":"r"}');
+    core.feedJson('{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}');
+    core.takeChange(true);
+    const builder = new PartialValueBuilder();
+    let received = "";
+    let partial;
+    let before;
+    deltas.forEach((delta, i) => {
+      core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }));
+      core.takeChange(true);
+      const record = JSON.parse(core.takeRecord());
+      if (record.calls.length) partial = record.calls[0].partial;
+      received += delta;
+      builder.feed(delta);
+      // Read after most deltas, not all: some reads take several deltas' text at once.
+      if (partial === undefined || partial.cut === builder.position || rand() < 0.3) return;
+      const where = `seed ${seed}, delta ${i}`;
+      const value = builder.valueAt(partial.cut);
+      const expected = JSON.parse(received.slice(0, partial.cut) + partial.suffix);
+      assert.deepEqual(value, expected, where);
+      assert.equal(JSON.stringify(value), JSON.stringify(expected), `${where}: the same keys in the same order`);
+      assert.ok(deepFrozen(value), `${where}: frozen`);
+      assertShared(before, value, where);
+      before = value;
+    });
+    core.free();
+  }
 });
