@@ -78,14 +78,14 @@ export class ToolCallTracker {
     this.#live("push");
     const text = jsonText(event, "push(event)") ?? "null";
     crossing(text, "push(event)");
-    return this.#pushed("push", "feedJson", text, this.#onEvent && (() => this.#accepted(event)));
+    return this.#pushed("push", false, text, this.#onEvent && (() => this.#accepted(event)));
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
     this.#live("pushJson");
     requireString(text, "pushJson(text): text");
-    return this.#pushed("pushJson", "feedJson", text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
+    return this.#pushed("pushJson", false, text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
@@ -94,7 +94,7 @@ export class ToolCallTracker {
     const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
-      return this.#pushed("pushSse", "feedSse", crossing(bytes, "pushSse(chunk): chunk"), events);
+      return this.#pushed("pushSse", true, crossing(bytes, "pushSse(chunk): chunk"), events);
     }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
@@ -102,7 +102,7 @@ export class ToolCallTracker {
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed("pushSse", "feedSse", encoder.encode(crossing(text, "pushSse(chunk): chunk")), events);
+    return this.#pushed("pushSse", true, encoder.encode(crossing(text, "pushSse(chunk): chunk")), events);
   }
 
   /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
@@ -222,27 +222,43 @@ export class ToolCallTracker {
     try {
       return fn(core);
     } catch (error) {
-      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
-      this.#trap = error;
-      this.#core = null;
-      this.#listeners.clear();
-      release(core);
-      throw new TrackerTrappedError(method, error);
+      throw this.#trapped(method, core, error);
     }
   }
 
+  /** What to throw for `error`, thrown by `core`: a trap drops the core first (see `#call`). */
+  #trapped(method, core, error) {
+    if (!(error instanceof WebAssembly.RuntimeError)) return error;
+    this.#trap = error;
+    this.#core = null;
+    this.#listeners.clear();
+    release(core);
+    return new TrackerTrappedError(method, error);
+  }
+
   /**
-   * Reads `input` with the core's method `feed` and folds in what changed;
-   * `events()`, when given, lists the events read for `onEvent`. What
-   * changed (see the binding): 0, nothing; 1, a record to take; otherwise
-   * text appended to one open call, described by the core's change header
-   * at that address and read from wasm memory (no JSON record).
+   * Reads `input` (SSE bytes with `sse`, else one event's JSON text) into
+   * the live core and folds in what changed; `events()`, when given, lists
+   * the events read for `onEvent`. What changed (see the binding): 0,
+   * nothing; 1, a record to take; otherwise text appended to one open
+   * call, described by the core's change header at that address and read
+   * from wasm memory (no JSON record). The per-event path: no closure, no
+   * method looked up by name.
    */
-  #pushed(method, feed, input, events) {
+  #pushed(method, sse, input, events) {
     const before = this.#builder.snapshot;
-    const change = this.#call(method, (core) => (core[feed](input), core.takeChange()));
+    // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
+    const core = this.#live(method);
+    let change;
+    try {
+      if (sse) core.feedSse(input);
+      else core.feedJson(input);
+      change = core.takeChange(false);
+    } catch (error) {
+      throw this.#trapped(method, core, error);
+    }
     if (change > 1) this.#appended(change);
-    else if (change) this.#builder.apply(JSON.parse(this.#call(method, (core) => core.takeRecord())));
+    else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
     if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
@@ -253,11 +269,9 @@ export class ToolCallTracker {
   #appended(header) {
     const h = header / 8;
     const bytes = memory();
-    const at = floats[h + 2], appended = floats[h + 3], closing = floats[h + 4];
-    // One read of the text; the suffix after it is ASCII, one unit per byte.
-    const text = utf8(bytes, at, appended + closing);
-    const end = text.length - closing;
-    this.#builder.appendText(floats[h], floats[h + 1], text.slice(0, end), floats[h + 5], text.slice(end));
+    const at = floats[h + 2], appended = floats[h + 3];
+    const text = utf8(bytes, at, appended);
+    this.#builder.appendText(floats[h], floats[h + 1], text, floats[h + 5], utf8(bytes, at + appended, floats[h + 4]));
   }
 
   /** A pushed event was read unless the stream stopped. */
@@ -322,17 +336,29 @@ function memory() {
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 
-/** UTF-8 text in wasm memory; a short ASCII run (a typical delta) without a call into the decoder. */
+/**
+ * UTF-8 text in wasm memory (valid: the core's own string). A short run,
+ * a typical delta, is decoded here: a call into the decoder costs more
+ * than the whole of it.
+ */
 function utf8(bytes, at, length) {
+  const end = at + length;
+  if (length > 32) return decoder.decode(bytes.subarray(at, end));
   let text = "";
-  for (let i = at; i < at + length; i++) {
-    if (bytes[i] > 127 || length > 32) return decoder.decode(bytes.subarray(at, at + length));
-    text += String.fromCharCode(bytes[i]);
+  for (let i = at; i < end; ) {
+    let c = bytes[i++];
+    if (c < 0x80) {
+      text += String.fromCharCode(c);
+      continue;
+    }
+    // A lead byte then 1 to 3 continuation bytes of 6 bits each.
+    const more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
+    c &= 0x3f >> more;
+    for (let k = 0; k < more; k++) c = (c << 6) | (bytes[i++] & 0x3f);
+    text += String.fromCodePoint(c);
   }
   return text;
 }
-
-
 
 /** Frees a wasm tracker; one that trapped mid-call may refuse (the glue has unregistered it already). */
 function release(core) {

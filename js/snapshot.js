@@ -15,13 +15,7 @@ import { PartialValueBuilder } from "./partial-value.js";
 /** @typedef {import("./wire").ChangeRecord} ChangeRecord */
 /** @typedef {import("./wire").CallRecord} CallRecord */
 /** @typedef {import("./wire").Violation} Violation */
-/**
- * A call's entry in a change record; for text appended alone
- * (`appendText`), the appended text and partial value only.
- * @typedef {(CallRecord & { textOnly?: false }) | TextChange} CallChange
- * @typedef {{ index: number, textOnly: true, append: string, partial: import("./wire").PartialRecord | undefined, parsed?: undefined }} TextChange
- */
-/** @typedef {Omit<ChangeRecord, "calls" | "violations"> & { calls: CallChange[], violations: readonly Violation[] }} Changes */
+/** @typedef {Omit<ChangeRecord, "violations"> & { violations: readonly Violation[] }} Changes */
 
 const EMPTY = Object.freeze([]);
 
@@ -54,63 +48,86 @@ export class ToolCallState {
   #argsRead = false;
 
   /**
-   * The next state of a call: `change` is its entry in a change record, or
-   * for a delta appended and nothing else (`textOnly`), just the new text and
-   * partial value, every other field being `previous`'s.
-   * @param {ToolCallState | undefined} previous
-   * @param {CallChange} change
+   * Every public field copied from `meta` (the previous state of the call,
+   * or its entry in a change record, see `next`), with `argsText`: the
+   * plain stores of one shape, on the engine's fast path.
+   * @param {ToolCallState | CallRecord} meta
+   * @param {string} argsText
    */
-  constructor(previous, change) {
-    const meta = /** @type {ToolCallState | CallRecord} */ (change.textOnly ? previous : change);
+  constructor(meta, argsText) {
     this.id = meta.id;
     this.name = meta.name;
     this.parentMessageId = meta.parentMessageId;
     this.subagentRunId = meta.subagentRunId;
     this.runId = meta.runId;
     this.status = meta.status;
-    this.argsText = previous ? previous.argsText + change.append : change.append;
-    this.#parsed = !change.textOnly && change.parsed;
-    this.argsError = deepFreeze(meta.argsError);
+    this.argsText = argsText;
+    this.argsError = meta.argsError;
     this.advertised = meta.advertised;
     this.validation = meta.validation;
     this.consent = meta.consent;
     this.pending = meta.pending;
     this.reopened = meta.reopened;
-    // Results are only ever added: keep the frozen ones already built.
     /** @type {readonly import("./wire").ResultRecord[]} */
-    this.results =
-      previous && previous.results.length === meta.results.length ? previous.results : deepFreeze(meta.results);
-    this.result = meta.result && sameResult(previous?.result, meta.result) ? previous.result : deepFreeze(meta.result);
-    if (this.status === "open") this.#openState(previous, change);
+    this.results = meta.results;
+    this.result = meta.result;
   }
 
   /**
-   * The next state of a call (see the constructor), with its values and
-   * frozen. Defining the accessor outside the constructor keeps the
-   * constructor's plain stores on the engine's fast path (measured: the
-   * accessor costs ~8% of a delta's push + snapshot this way, ~13% inside).
+   * The next state of a call from its entry in a change record, with its
+   * values and frozen. Defining the accessor outside the constructor keeps
+   * the constructor's plain stores on the engine's fast path.
    * @param {ToolCallState | undefined} previous
-   * @param {CallChange} change
+   * @param {CallRecord} change
    */
   static next(previous, change) {
-    const state = new ToolCallState(previous, change);
+    const state = new ToolCallState(change, previous ? previous.argsText + change.append : change.append);
+    state.argsError = deepFreeze(change.argsError);
+    // Results are only ever added: keep the frozen ones already built.
+    state.results = previous && previous.results.length === change.results.length ? previous.results : deepFreeze(change.results);
+    const result = change.result;
+    state.result = result && sameResult(previous?.result, result) ? previous.result : deepFreeze(result);
+    state.#parsed = change.parsed;
+    if (state.status === "open") {
+      const continues = previous?.status === "open" && previous.#builder !== undefined;
+      const partial = change.partial;
+      // A call still open continues its builder; a new or reopened one starts one on its whole text.
+      state.#openState(continues ? previous : undefined, change.append, partial ? partial.cut : -1, partial?.suffix ?? "");
+    }
     state.#values();
     return Object.freeze(state);
   }
 
   /**
-   * The partial value's cell and builder, carried over from `previous` while they still apply.
-   * @param {ToolCallState | undefined} previous
-   * @param {CallChange} change
+   * The next state of an open call whose text grew by `append` and nothing
+   * else: every other field is `previous`'s, already frozen.
+   * @param {ToolCallState} previous open
+   * @param {string} append
+   * @param {number} cut the usable prefix (UTF-16 units), or -1 for none yet
+   * @param {string} suffix what closes it
    */
-  #openState(previous, change) {
-    const continues = previous?.status === "open" && previous.#builder !== undefined;
-    const before = continues ? previous.#partial : undefined;
-    const same = before && change.partial && before.cut === change.partial.cut && before.suffix === change.partial.suffix;
-    this.#partial = same ? before : partialCell(change.partial);
-    // A call still open continues its builder; a new or reopened one starts one on its whole text.
-    this.#builder = continues ? previous.#builder : new PartialValueBuilder();
-    this.#builder.feed(continues ? change.append : this.argsText);
+  static appended(previous, append, cut, suffix) {
+    const state = new ToolCallState(previous, previous.argsText + append);
+    state.#openState(previous, append, cut, suffix);
+    Object.defineProperty(state, "partialArgs", ToolCallState.#partialAccessor);
+    state.args = undefined;
+    return /** @type {ToolCallState} */ (Object.freeze(state));
+  }
+
+  /**
+   * The partial value's cell and builder: `previous`'s (an open state of
+   * the same call) while they still apply, a new builder of the whole text
+   * without one.
+   * @param {ToolCallState | undefined} previous
+   * @param {string} append
+   * @param {number} cut
+   * @param {string} suffix
+   */
+  #openState(previous, append, cut, suffix) {
+    const before = previous && previous.#partial;
+    this.#partial = cut < 0 ? undefined : before && before.cut === cut && before.suffix === suffix ? before : partialCell(cut, suffix);
+    this.#builder = previous ? previous.#builder : new PartialValueBuilder();
+    this.#builder.feed(previous ? append : this.argsText);
   }
 
   /** `partialArgs` and `args`: an own accessor for the one that may hold a value, `undefined` for the other. */
@@ -192,7 +209,7 @@ export class ToolCallState {
 }
 
 /** A partial value's prefix, closing text and (once read) value. */
-const partialCell = (partial) => partial && { cut: partial.cut, suffix: partial.suffix, read: false, value: undefined };
+const partialCell = (cut, suffix) => ({ cut, suffix, read: false, value: undefined });
 
 const sameResult = (a, b) => a !== undefined && a.messageId === b.messageId && a.source === b.source;
 
@@ -244,16 +261,14 @@ export class SnapshotBuilder {
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
-    const members = this.#members;
-    const derive = (list, which, keep) =>
-      changed.length ? derived(list, members[which], keep, prev.calls, calls, changed) : list;
+    const { open, completed, pending } = this.#members;
     this.#snapshot = Object.freeze({
       version: changes.version,
       run: changes.run ? deepFreeze(changes.run) : prev.run,
       calls,
-      openCalls: derive(prev.openCalls, "open", isOpen),
-      completedCalls: derive(prev.completedCalls, "completed", isCompleted),
-      pendingCalls: derive(prev.pendingCalls, "pending", isPending),
+      openCalls: derived(prev.openCalls, open, isOpen, prev.calls, calls, changed),
+      completedCalls: derived(prev.completedCalls, completed, isCompleted, prev.calls, calls, changed),
+      pendingCalls: derived(prev.pendingCalls, pending, isPending, prev.calls, calls, changed),
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
@@ -263,21 +278,41 @@ export class SnapshotBuilder {
 
   /**
    * Folds in text appended to one open call and nothing else (the core's
-   * commonest change, which it reports without a record).
+   * commonest change, which it reports without a record): the call's next
+   * state replaces it in `calls` and in the derived lists it is in, found
+   * directly; everything else is the previous snapshot's.
    * @param {number} version
    * @param {number} index
    * @param {string} append
-   * @param {number} cut
+   * @param {number} cut the usable prefix (UTF-16 units), or -1 for none yet
    * @param {string} suffix
    */
   appendText(version, index, append, cut, suffix) {
-    const partial = cut < 0 ? undefined : { cut, suffix };
-    return this.apply({ version, calls: [{ index, textOnly: true, append, partial }], violations: EMPTY, fatal: null });
+    // The core reports text alone only for a call open in the last
+    // snapshot (its status did not change) and with a new version.
+    const prev = this.#snapshot;
+    const call = ToolCallState.appended(prev.calls[index], append, cut, suffix);
+    const calls = replaced(prev.calls, index, call);
+    // An open call is in `openCalls` alone (never completed nor pending),
+    // which is `calls` itself while every call is open (see `derived`).
+    const openCalls = prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
+    this.#snapshot = Object.freeze({
+      version,
+      run: prev.run,
+      calls,
+      openCalls,
+      completedCalls: prev.completedCalls,
+      pendingCalls: prev.pendingCalls,
+      violations: prev.violations,
+      fatal: prev.fatal,
+      unmatchedResults: prev.unmatchedResults,
+    });
+    return this.#snapshot;
   }
 
   /**
    * @param {readonly ToolCallState[]} prevCalls
-   * @param {CallChange[]} changed
+   * @param {CallRecord[]} changed
    */
   #calls(prevCalls, changed) {
     const next = copy(prevCalls);
@@ -316,7 +351,7 @@ function appended(list, added) {
  * added or removed in place, at the position its call index has in
  * `members` (ascending, updated here): first-start order, in time
  * proportional to the changes plus one copy of the list, never a filter
- * over every call (rule N1).
+ * over every call (rule N1). A list holding every call is `after`.
  * @param {readonly ToolCallState[]} list
  * @param {number[]} members
  * @param {(call: ToolCallState) => boolean} keep
@@ -342,7 +377,10 @@ export function derived(list, members, keep, before, after, changed) {
       next.splice(at, 1);
     }
   }
-  return next ? Object.freeze(next) : list;
+  if (!next) return list;
+  // Every call a member: the list is `after` itself (members keep the
+  // calls' order), one array fewer to copy and freeze per change.
+  return next.length === after.length ? after : Object.freeze(next);
 }
 
 /**
@@ -359,6 +397,18 @@ function position(members, index) {
     else high = mid;
   }
   return low;
+}
+
+/**
+ * A frozen copy of `list` with `item` at `at`.
+ * @param {readonly ToolCallState[]} list
+ * @param {number} at
+ * @param {ToolCallState} item
+ */
+function replaced(list, at, item) {
+  const next = copy(list);
+  next[at] = item;
+  return Object.freeze(next);
 }
 
 // Copies of frozen arrays: engines take a slow path for `slice` and

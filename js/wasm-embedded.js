@@ -3,6 +3,7 @@
 // this file, or wasm-file.js, the package's wasm-load.js
 // (bench/load.bench.mjs measures both).
 import { initSync } from "./agui_tool_calls.js";
+import { warmer } from "./warm.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 
 let loading;
@@ -10,17 +11,22 @@ let ready = false;
 
 /** Compiles and instantiates the wasm module, once; later calls return the same promise. */
 export function init() {
-  loading ??= gunzip(wasmGzipBase64)
+  if (loading) return loading;
+  const warm = warmer();
+  loading = gunzip(wasmGzipBase64)
     .then((bytes) => WebAssembly.compile(bytes))
     .then((module) => {
       initSync({ module });
       ready = true;
+      warm(module);
     });
   return loading;
 }
 
 /** Whether `init()` has completed. */
 export const initialized = () => ready;
+
+export { warmed } from "./warm.js";
 
 async function gunzip(base64) {
   // Node 20.16+ and 22.3+: its zlib, synchronously. Through

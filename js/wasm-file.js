@@ -5,21 +5,27 @@
 // wasm-embedded.js, the package's wasm-load.js (bench/load.bench.mjs
 // measures both).
 import { initSync } from "./agui_tool_calls.js";
+import { warmer } from "./warm.js";
 
 let loading;
 let ready = false;
 
 /** Compiles and instantiates the wasm module, once; later calls return the same promise. */
 export function init() {
-  loading ??= compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url)).then((module) => {
+  if (loading) return loading;
+  const warm = warmer();
+  loading = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url)).then((module) => {
     initSync({ module });
     ready = true;
+    warm(module);
   });
   return loading;
 }
 
 /** Whether `init()` has completed. */
 export const initialized = () => ready;
+
+export { warmed } from "./warm.js";
 
 async function compile(url) {
   if (url.protocol === "file:") {

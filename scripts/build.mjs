@@ -84,15 +84,26 @@ function compile() {
 }
 
 /**
- * The glue, less its default of fetching the `.wasm` next to it: the
- * package embeds the module and starts it with `initSync`, and bundlers
- * warn about (or copy) a file that is never used.
+ * The glue, less its asynchronous loading (`__wbg_load`, the default
+ * export `__wbg_init`, which fetches the `.wasm` next to it): the package
+ * compiles the module in its own loader (`js/wasm-*.js`) and starts it
+ * with `initSync`, and bundlers warn about (or copy) a file that is never
+ * used. 0.6 KB gzip less on the page.
  */
 function glue() {
   const source = readFileSync(path.join(bindgenOut, `${crate}.js`), "utf8");
-  const fetchDefault = `module_or_path = new URL('${crate}_bg.wasm', import.meta.url);`;
-  if (!source.includes(fetchDefault)) throw new Error("the wasm-bindgen glue changed: update glue() in scripts/build.mjs");
-  return source.replace(fetchDefault, 'throw new Error("agui-tool-calls embeds its wasm module: use initSync");');
+  const at = (text) => {
+    const i = source.indexOf(text);
+    if (i < 0 || source.indexOf(text, i + 1) >= 0) throw new Error(`the wasm-bindgen glue changed (${text}): update glue() in scripts/build.mjs`);
+    return i;
+  };
+  const load = at("async function __wbg_load(");
+  const initSync = at("function initSync(");
+  const init = at("let __wbg_init_promise;");
+  const exports = "export { initSync, __wbg_init as default };";
+  const end = at(exports);
+  if (!(load < initSync && initSync < init && init < end)) throw new Error("the wasm-bindgen glue changed (its order): update glue() in scripts/build.mjs");
+  return source.slice(0, load) + source.slice(initSync, init) + "export { initSync };" + source.slice(end + exports.length);
 }
 
 /**
@@ -198,11 +209,13 @@ function checkExports() {
   }
 }
 
-/** What a page downloads: `index.js` and the modules it imports, the wasm module. */
+/** What a page downloads: `index.js` and the modules it imports, the wasm module, and the warm-up's worker (`warm.js`). */
 const pageModules = [
   "index.js",
   "init.js",
   "wasm-load.js",
+  "warm.js",
+  "warm-worker.js",
   "snapshot.js",
   "partial-value.js",
   "next-run.js",

@@ -1,18 +1,27 @@
 // The cold start in Chromium alone, to compare builds of the package:
-//   node bench/perf/cold-chromium.mjs [--samples N] [--profile] [--ref] DIR [DIR ...]
+//   node bench/perf/cold-chromium.mjs [--samples N] [--profile] [--ref]
+//     [--js-flags "FLAGS"] [--after-warm-up] DIR [DIR ...]
 // Each DIR is a built package (pkg/ or a copy of an older build); each
 // sample loads each DIR in turn, in a fresh browser context (empty HTTP and
 // code caches), imports it, and runs the first 1 KB stream, timed as
-// `npm run bench` times it (the renderer main thread's CPU time). Prints,
-// per DIR, the medians (min-max) of the import (wall clock, and the main
-// thread's CPU time, which includes the fetch of the page's modules), of the import to the first
-// snapshot, of the main thread's CPU time from the import to the page's
-// being idle and of the stream's cost per
-// event. With --profile, also a V8
-// CPU profile of each DIR's last stream (the main thread),
-// summed by function. With --ref, @ag-ui/client 1.0 as one more arm
-// (bundled as `npm run bench` bundles it), and each DIR's per-event ratio
-// to it, taken within each sample.
+// `npm run bench` times it (the renderer main thread's CPU time, less what
+// an empty round trip costs it, as every CPU time here). Prints, per DIR, the medians (min-max) of
+// the import (wall clock, and the main thread's CPU time, which includes the
+// fetch of the page's modules), of the import to the first snapshot, of the
+// main thread's CPU time from the import to the page's being idle, of the
+// stream's cost per event, and of the main thread's CPU time of all three
+// (import, until idle, stream: what moving work from one to another leaves
+// unchanged). With --profile, also a V8 CPU profile of each DIR's last
+// stream (the main thread), summed by function. With --ref, @ag-ui/client
+// 1.0 as one more arm (bundled as `npm run bench` bundles it), and each
+// DIR's per-event ratio to it, taken within each sample. --js-flags passes
+// V8 flags to the browser: what the stream costs without a category of
+// work (`--no-wasm-lazy-compilation`: no function compiled on its first
+// call; with `--no-liftoff` too: the wasm runs optimised from the start).
+// --after-warm-up starts the stream once the package's warm-up worker
+// (js/warm.js) has ended rather than at the first idle moment: a first
+// call that comes after the page has loaded, as in a chat. What the page
+// does meanwhile is in "until idle".
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,9 +33,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--samples");
 const samples = at >= 0 ? Number(argv[at + 1]) : 7;
+const flagsAt = argv.indexOf("--js-flags");
+const jsFlags = flagsAt >= 0 ? argv[flagsAt + 1] : undefined;
 const profile = argv.includes("--profile");
 const withRef = argv.includes("--ref");
-const dirs = argv.filter((a, i) => !a.startsWith("--") && (at < 0 || i !== at + 1));
+const afterWarmUp = argv.includes("--after-warm-up");
+const values = new Set([at, flagsAt].filter((i) => i >= 0).map((i) => i + 1));
+const dirs = argv.filter((a, i) => !a.startsWith("--") && !values.has(i));
 if (dirs.length === 0) dirs.push(path.join(root, "pkg"));
 const REF = "@ag-ui/client 1.0";
 if (withRef) dirs.push(REF);
@@ -39,6 +52,8 @@ try {
   const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
   const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
   const chunks = sseChunks(scenario("cold"));
+  // The loader's warm-up, where the package has one (older builds do not).
+  window.warmedUp = async () => ("${lib}" === "ours" ? (await import("/p${n}/wasm-load.js")).warmed?.() : undefined);
   window.load = async () => {
     const { mod, importMs } = await coldImport(() => import("${url}"));
     window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream("${lib}", mod, chunks)) });
@@ -59,9 +74,9 @@ if (withRef) {
 dirs.forEach((_, n) => writeFileSync(path.join(pageDir, `cold${n}.html`), page(n)));
 mounts["/"] = pageDir;
 const server = await serveStatic(mounts, { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" });
-const browser = await launchChromium();
+const browser = await launchChromium({ args: jsFlags ? [`--js-flags=${jsFlags}`] : [] });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const results = dirs.map(() => ({ importMs: [], importCpuMs: [], idleCpuMs: [], firstMs: [], perEventUs: [] }));
+const results = dirs.map(() => ({ importMs: [], importCpuMs: [], idleCpuMs: [], firstMs: [], perEventUs: [], totalCpuMs: [] }));
 const profiles = [];
 try {
   for (let s = 0; s < samples; s++) {
@@ -76,27 +91,39 @@ try {
       if (failed) throw new Error(`${dirs[n]}: ${failed}`);
       await cdp.send("Performance.enable");
       const thread = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1e3;
-      const atLoad = await thread();
-      await tab.evaluate(() => window.load());
-      results[n].importCpuMs.push((await thread()) - atLoad);
+      // What the timing itself costs the thread, as `npm run bench` measures
+      // it: the median of empty round trips, taken from each time below.
+      const empty = [];
+      for (let i = 0; i < 9; i++) {
+        const at0 = await thread();
+        await tab.evaluate(() => 0);
+        empty.push((await thread()) - at0);
+      }
+      const timed = async (fn) => {
+        const at0 = await thread();
+        const result = await fn();
+        return { result, ms: (await thread()) - at0 - median(empty) };
+      };
+      results[n].importCpuMs.push((await timed(() => tab.evaluate(() => window.load()))).ms);
       // Until the page is idle, as it is when a first call streams in: any
       // work the import left for later is counted apart.
-      const atIdle = await thread();
-      await tab.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve)));
-      results[n].idleCpuMs.push((await thread()) - atIdle);
+      const settle = async (warmUp) => {
+        if (warmUp) await window.warmedUp();
+        await new Promise((resolve) => requestIdleCallback(resolve));
+      };
+      results[n].idleCpuMs.push((await timed(() => tab.evaluate(settle, afterWarmUp))).ms);
       if (last) {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
         await cdp.send("Profiler.start");
       }
-      const before = await thread();
-      const r = await tab.evaluate(() => window.stream());
-      const ms = (await thread()) - before;
+      const { result: r, ms } = await timed(() => tab.evaluate(() => window.stream()));
       if (last) profiles[n] = (await cdp.send("Profiler.stop")).profile;
       await context.close();
       results[n].importMs.push(r.importMs);
       results[n].firstMs.push(r.importMs + r.toFirstMs);
       results[n].perEventUs.push((ms * 1e3) / r.events);
+      results[n].totalCpuMs.push(results[n].importCpuMs.at(-1) + results[n].idleCpuMs.at(-1) + ms);
     }
   }
 } finally {
@@ -107,7 +134,7 @@ try {
 const fmt = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
 dirs.forEach((d, n) => {
   const r = results[n];
-  console.log(`${d}: import ${fmt(r.importMs)} ms (main thread CPU ${fmt(r.importCpuMs)} ms), until idle ${fmt(r.idleCpuMs)} ms CPU, to first snapshot ${fmt(r.firstMs)} ms, first stream ${fmt(r.perEventUs)} µs/event (${samples} samples)`);
+  console.log(`${d}: import ${fmt(r.importMs)} ms (main thread CPU ${fmt(r.importCpuMs)} ms), until idle ${fmt(r.idleCpuMs)} ms CPU, to first snapshot ${fmt(r.firstMs)} ms, first stream ${fmt(r.perEventUs)} µs/event, main thread CPU in all ${fmt(r.totalCpuMs)} ms (${samples} samples${jsFlags ? `, --js-flags=${jsFlags}` : ""}${afterWarmUp ? ", after the warm-up" : ""})`);
   if (withRef && d !== REF) {
     const ratios = r.perEventUs.map((us, i) => results.at(-1).perEventUs[i] / us);
     console.log(`  ${REF} / this, per event: ${fmt(ratios)}x`);

@@ -58,6 +58,19 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
   }
 });
 
+test("a worker compiles the module's stream functions before the first stream, off the page's thread", async () => {
+  // js/warm.js: the worker shares the module the page compiled and runs a
+  // small stream through it to its end; a page where no worker may start
+  // loses only that.
+  const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
+  try {
+    assert.deepEqual(await resultOf(`${server.url}/warm-page.html`), { partialArgs: { q: "warm" }, warmed: true });
+    assert.deepEqual(await resultOf(`${server.url}/warm-page.html?refuse`), { partialArgs: { q: "warm" }, warmed: false });
+  } finally {
+    await server.close();
+  }
+});
+
 test("loads in a module worker", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {

@@ -50,3 +50,26 @@ test("n1_chunk_lanes_keep_derived_lists_in_first_start_order", () => {
   }
   assert.ok(s.openCalls.length > 0 && s.completedCalls.length > 0);
 });
+
+test("n1_a_derived_list_holding_every_call_is_calls_itself", () => {
+  // Members keep the calls' order, so a list with every call is `calls`:
+  // one array fewer to copy and freeze per change while all calls are open.
+  const t = new ToolCallTracker();
+  t.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  t.push({ type: "TOOL_CALL_START", toolCallId: "a", toolCallName: "f" });
+  let s = t.push({ type: "TOOL_CALL_START", toolCallId: "b", toolCallName: "f" });
+  assert.equal(s.openCalls, s.calls);
+  s = t.push({ type: "TOOL_CALL_ARGS", toolCallId: "b", delta: "[1" });
+  assert.equal(s.openCalls, s.calls);
+  s = t.push({ type: "TOOL_CALL_END", toolCallId: "a" });
+  assert.notEqual(s.openCalls, s.calls);
+  assert.deepEqual(s.openCalls, [s.calls[1]]);
+  assert.deepEqual(s.completedCalls, [s.calls[0]]);
+  s = t.push({ type: "TOOL_CALL_ARGS", toolCallId: "b", delta: "]" });
+  assert.deepEqual(s.openCalls, [s.calls[1]]);
+  assert.equal(s.calls[1].argsText, "[1]");
+  s = t.push({ type: "TOOL_CALL_END", toolCallId: "b" });
+  assert.equal(s.completedCalls, s.calls);
+  assert.equal(s.openCalls.length, 0);
+  t.free();
+});

@@ -40,6 +40,25 @@ test("the main entry exports the same classes, ready", async () => {
   assert.equal(new main.ToolCallTracker().snapshot().version, 0);
 });
 
+test("in Node, no warm-up worker starts: the process compiles on its own threads already", async () => {
+  const { init, warmed } = await import("../../pkg/wasm-load.js");
+  await init();
+  assert.equal(await warmed(), false);
+});
+
+test("the warm-up worker's stream is one clean run: no rule broken, so every event reaches the code it is to compile", async () => {
+  const { frames } = await import("../../pkg/warm-worker.js");
+  const { ToolCallTracker } = await import("../../pkg/index.js");
+  const tracker = new ToolCallTracker();
+  let snapshot;
+  for (const frame of frames()) snapshot = tracker.pushSse(frame);
+  assert.equal(snapshot.fatal, null);
+  assert.deepEqual(snapshot.violations, []);
+  assert.equal(snapshot.run.status, "finished");
+  assert.deepEqual(snapshot.calls[0].args, { q: 'caf\u00e9 "x"', n: -15, l: [true, null], o: {} });
+  assert.equal(snapshot.calls[0].result.content, "found");
+});
+
 test("the package declares both entries", () => {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
   assert.equal(manifest.exports["."].default, "./index.js");

@@ -89,3 +89,64 @@ test("s5_appended_text_is_read_right_after_the_wasm_memory_grew", () => {
   assert.equal(t.snapshot().calls[0].partialArgs.big.length, length - 8);
   t.free();
 });
+
+/** Calls of `Object[name]` while `fn` runs (the engine's own calls included, none expected here). */
+function counting(name, fn) {
+  const original = Object[name];
+  let count = 0;
+  Object[name] = function (...rest) {
+    count++;
+    return original.apply(this, rest);
+  };
+  try {
+    fn();
+  } finally {
+    Object[name] = original;
+  }
+  return count;
+}
+
+test("n1_a_delta_builds_only_its_call_and_the_lists_it_is_in", () => {
+  // The per-delta work of the snapshot layer: the call's next state (one
+  // accessor defined, one freeze), `calls`, `openCalls` unless it is
+  // `calls` itself (every call open), and the snapshot. Nothing else is
+  // copied or frozen again.
+  const t = streaming("a");
+  t.push(args("a", "["));
+  let s;
+  assert.equal(counting("freeze", () => (s = t.push(args("a", "1,")))), 3, "call, calls (= openCalls), snapshot");
+  assert.equal(s.openCalls, s.calls);
+  assert.equal(counting("defineProperty", () => t.push(args("a", "2,"))), 1, "the call's partialArgs");
+  t.push(end("a"));
+  t.push(start("b", "write"));
+  t.push(args("b", "["));
+  assert.equal(counting("freeze", () => (s = t.push(args("b", "1,")))), 4, "call, calls, openCalls, snapshot");
+  assert.deepEqual(s.openCalls, [s.calls[1]]);
+  assert.deepEqual(s.calls[1].partialArgs, [1]);
+  t.free();
+});
+
+test("t4_short_deltas_of_every_utf8_length_are_read_without_the_decoder", () => {
+  // Up to 32 bytes, the appended text is decoded from wasm memory here,
+  // not by a TextDecoder call (which costs more than the whole delta).
+  const deltas = ['{"t":"', "a", "é", "€", "😀", "aé€😀", "😀".repeat(8), "é".repeat(16), "😀".repeat(8) + "a", '"}'];
+  const t = streaming();
+  const decode = TextDecoder.prototype.decode;
+  let decoded = 0;
+  TextDecoder.prototype.decode = function (...rest) {
+    decoded += rest[0]?.length ?? 0;
+    return decode.apply(this, rest);
+  };
+  try {
+    let text = "";
+    for (const delta of deltas) {
+      text += delta;
+      assert.equal(t.pushSse(sse([args("c", delta)])).calls[0].argsText, text, `after ${JSON.stringify(delta)}`);
+    }
+    assert.deepEqual(t.snapshot().calls[0].partialArgs, JSON.parse(text));
+    t.free();
+  } finally {
+    TextDecoder.prototype.decode = decode;
+  }
+  assert.equal(decoded, 33, "only the one delta over 32 bytes went through the decoder");
+});

@@ -1,8 +1,9 @@
 // Headless Debian Chromium through playwright-core (never a downloaded browser);
-// playwright gives each launch a new empty profile.
+// playwright gives each launch a new empty profile. `args` adds command-line
+// switches (the benchmarks' V8 flags, `--js-flags=...`).
 import { chromium } from "playwright-core";
 
-export async function launchChromium() {
+export async function launchChromium({ args = [] } = {}) {
   return chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: [
@@ -14,6 +15,7 @@ export async function launchChromium() {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...args,
     ],
   });
 }
