@@ -266,11 +266,6 @@ impl<'a> Fields<'a> {
         Some(Fields { fields })
     }
 
-    /// Each field, keys decoded, in order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, Raw<'a>)> {
-        self.fields.iter().map(|(k, v)| (&**k, *v))
-    }
-
     /// The value of `key`; a repeated key keeps its last value, as
     /// `JSON.parse` does.
     pub(crate) fn get(&self, key: &str) -> Option<Raw<'a>> {

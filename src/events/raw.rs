@@ -6,7 +6,7 @@
 //! the rare nested payloads the tracker reads are read further.
 
 use super::fields::{EventFields, Key};
-use super::json::{self, Fields, JsonStr, Kind, Raw, Scalar};
+use super::json::{self, JsonStr, Kind, Raw, Scalar};
 use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
 use std::borrow::Cow;
 
@@ -62,21 +62,16 @@ impl<'a> Check<'_, 'a> {
     }
 }
 
-/// Reads one event from JSON text: in one pass when it can
-/// ([`EventFields::scan`]), else checked by `serde_json` and scanned again,
-/// which also words the error.
+/// Reads one event from JSON text, in one pass ([`EventFields::scan`]);
+/// text that is not an object is checked again, to word the error.
 pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
-    if let Some(fields) = EventFields::scan(text) {
-        return build(&fields);
-    }
-    let raw = Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
-    let fields = Fields::of(raw).ok_or_else(|| {
-        EventError::e2(format!(
-            "not an event object: found {}",
-            json::describe(raw)
-        ))
-    })?;
-    build(&EventFields::from_fields(&fields))
+    let Some(fields) = EventFields::scan(text) else {
+        return Err(EventError::e2(match Raw::checked(text) {
+            Err(e) => format!("invalid JSON: {e}"),
+            Ok(raw) => format!("not an event object: found {}", json::describe(raw)),
+        }));
+    };
+    build(&fields)
 }
 
 fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
