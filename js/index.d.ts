@@ -534,8 +534,27 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
 
 /**
  * Compiles and instantiates the wasm module (once; later calls return the
- * same promise). Needed before `new ToolCallTracker` with the
- * `agui-tool-calls/init` entry, which has no top-level await; the main
- * entry has already awaited it.
+ * same promise, whatever their options). Needed before `new ToolCallTracker`
+ * with the `agui-tool-calls/init` entry, which has no top-level await; the
+ * main entry has already awaited it, without the warm-up. Throws a
+ * `TypeError` for options it cannot read.
+ *
+ * @example
+ * import { init, ToolCallTracker } from "agui-tool-calls/init";
+ * await init({ warmUp: true }); // a page's first stream without compiling on its thread
+ * const tracker = new ToolCallTracker();
  */
-export declare function init(): Promise<void>;
+export declare function init(options?: InitOptions | null): Promise<void>;
+
+/** Options of {@link init}. */
+export interface InitOptions {
+  /**
+   * In a browser page, start a module worker that runs a small stream
+   * through the compiled module, so that the browser compiles the stream's
+   * wasm functions on that worker's thread, not during the page's first
+   * stream. Default `false`. It loads two more files (about 1 KB gzip) and
+   * spends some CPU on the worker's thread; where no worker may start (a
+   * CSP without `worker-src 'self'`), the page loses only the head start.
+   */
+  warmUp?: boolean;
+}

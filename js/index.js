@@ -8,12 +8,22 @@
 // importing it is all it takes in Node, a browser page, a worker or a
 // bundler that supports top-level await.
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
-import { init, initialized } from "./wasm-load.js";
+import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
 
-export { init };
+/**
+ * Compiles and instantiates the wasm module, once (the main entry has
+ * awaited it); `{ warmUp: true }` also starts the warm-up worker.
+ * @param {{ warmUp?: boolean } | null} [options]
+ * @returns {Promise<void>}
+ */
+export function init(options) {
+  const warmUp = options?.warmUp ?? false;
+  if (typeof warmUp !== "boolean" || (options != null && typeof options !== "object")) throw new TypeError("init(options): options must be { warmUp?: boolean }");
+  return load(warmUp);
+}
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {

@@ -3,30 +3,33 @@
 // this file, or wasm-file.js, the package's wasm-load.js
 // (bench/load.bench.mjs measures both).
 import { initSync } from "./agui_tool_calls.js";
-import { warmer } from "./warm.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 
 let loading;
 let ready = false;
+let warming = Promise.resolve(false);
 
-/** Compiles and instantiates the wasm module, once; later calls return the same promise. */
-export function init() {
+/**
+ * Compiles and instantiates the wasm module, once; later calls return the
+ * same promise. With `warmUp`, also starts the warm-up (js/warm.js, loaded
+ * only then).
+ */
+export function init(warmUp) {
   if (loading) return loading;
-  const warm = warmer();
-  loading = gunzip(wasmGzipBase64)
-    .then((bytes) => WebAssembly.compile(bytes))
-    .then((module) => {
-      initSync({ module });
-      ready = true;
-      warm(module);
-    });
+  const compiled = gunzip(wasmGzipBase64).then((bytes) => WebAssembly.compile(bytes));
+  if (warmUp) warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
+  loading = compiled.then((module) => {
+    initSync({ module });
+    ready = true;
+  });
   return loading;
 }
 
 /** Whether `init()` has completed. */
 export const initialized = () => ready;
 
-export { warmed } from "./warm.js";
+/** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
+export const warmed = () => warming;
 
 async function gunzip(base64) {
   // Node 20.16+ and 22.3+: its zlib, synchronously. Through

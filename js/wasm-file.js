@@ -5,19 +5,23 @@
 // wasm-embedded.js, the package's wasm-load.js (bench/load.bench.mjs
 // measures both).
 import { initSync } from "./agui_tool_calls.js";
-import { warmer } from "./warm.js";
 
 let loading;
 let ready = false;
+let warming = Promise.resolve(false);
 
-/** Compiles and instantiates the wasm module, once; later calls return the same promise. */
-export function init() {
+/**
+ * Compiles and instantiates the wasm module, once; later calls return the
+ * same promise. With `warmUp`, also starts the warm-up (js/warm.js, loaded
+ * only then).
+ */
+export function init(warmUp) {
   if (loading) return loading;
-  const warm = warmer();
-  loading = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url)).then((module) => {
+  const compiled = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url));
+  if (warmUp) warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
+  loading = compiled.then((module) => {
     initSync({ module });
     ready = true;
-    warm(module);
   });
   return loading;
 }
@@ -25,7 +29,8 @@ export function init() {
 /** Whether `init()` has completed. */
 export const initialized = () => ready;
 
-export { warmed } from "./warm.js";
+/** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
+export const warmed = () => warming;
 
 async function compile(url) {
   if (url.protocol === "file:") {

@@ -58,14 +58,16 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
   }
 });
 
-test("a worker compiles the module's stream functions before the first stream, off the page's thread", async () => {
+test("init({ warmUp: true }): a worker compiles the module's stream functions before the first stream, off the page's thread", async () => {
   // js/warm.js: the worker shares the module the page compiled and runs a
   // small stream through it to its end; a page where no worker may start
-  // loses only that.
+  // loses only that; without the option no worker is even constructed.
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
-    assert.deepEqual(await resultOf(`${server.url}/warm-page.html`), { partialArgs: { q: "warm" }, warmed: true });
-    assert.deepEqual(await resultOf(`${server.url}/warm-page.html?refuse`), { partialArgs: { q: "warm" }, warmed: false });
+    const page = (query) => resultOf(`${server.url}/warm-page.html${query}`);
+    assert.deepEqual(await page(""), { partialArgs: { q: "warm" }, warmed: false, workers: 0 });
+    assert.deepEqual(await page("?on"), { partialArgs: { q: "warm" }, warmed: true, workers: 1 });
+    assert.deepEqual(await page("?refused"), { partialArgs: { q: "warm" }, warmed: false, workers: 1 });
   } finally {
     await server.close();
   }

@@ -40,10 +40,18 @@ test("the main entry exports the same classes, ready", async () => {
   assert.equal(new main.ToolCallTracker().snapshot().version, 0);
 });
 
+test("init refuses options it cannot read, even once the module is ready", async () => {
+  const { init } = await import("../../pkg/init.js");
+  await init({ warmUp: false });
+  for (const options of ["fast", 1, { warmUp: "no" }, { warmUp: 0 }]) {
+    assert.throws(() => init(options), { name: "TypeError", message: "init(options): options must be { warmUp?: boolean }" });
+  }
+  await init(null);
+});
+
 test("in Node, no warm-up worker starts: the process compiles on its own threads already", async () => {
-  const { init, warmed } = await import("../../pkg/wasm-load.js");
-  await init();
-  assert.equal(await warmed(), false);
+  const { warm } = await import("../../pkg/warm.js");
+  assert.equal(await warm(new Promise(() => {})), false);
 });
 
 test("the warm-up worker's stream is one clean run: no rule broken, so every event reaches the code it is to compile", async () => {
