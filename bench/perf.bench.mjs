@@ -88,26 +88,34 @@ async function steady(env, run, collect) {
   log(`${env}: warming up`);
   // Twice, so that the optimising tiers have seen every loop.
   for (let i = 0; i < 2; i++) for (const key of ["a", "b"]) for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) await perEvent(key, v);
-  for (let i = 0; i < 3; i++) for (const v of ["ref", "refPush", "refMany"]) await perEvent("cold", v);
-  await settle("a");
   const out = { a: {}, b: {} };
   const add = (key, name, x) => (out[key][name] ??= []).push(x);
+  // Every repetition of ours and the floor first, then the reference's,
+  // each paired with ours of the same repetition: in Node, a pass run
+  // after the reference in the same process measured up to 1.6x slower,
+  // even after a collection and an untimed pass (its heap lingers).
+  const reps = [];
   for (let r = 0; r < REPS; r++) {
     for (const key of ["a", "b"]) {
       const t = {};
       for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) t[v] = await perEvent(key, v);
-      const refs = r >= REF_REPS[key] ? [] : key === "a" && r < REF_REPS.other ? ["ref", "refPush", "refMany"] : ["ref"];
-      for (const v of refs) t[v] = await perEvent(key, v);
-      if (refs.length > 0) await settle(key);
-      for (const [v, x] of Object.entries(t)) add(key, v, x);
+      reps.push({ r, key, t });
       add(key, "ours/floor", t.ours / t.floor);
       add(key, "oursPush/floor", t.oursPush / t.floor);
       add(key, "oursMany/floorMany", t.oursMany / t.floorMany);
-      if (t.ref) add(key, "ref/ours", t.ref / t.ours);
-      if (t.refPush) add(key, "refPush/oursPush", t.refPush / t.oursPush);
-      if (t.refMany) add(key, "refMany/oursMany", t.refMany / t.oursMany);
-      log(`${env} ${key} rep ${r + 1}/${REPS}: floor ${digits(t.floor)} µs, ours ${digits(t.ours)} µs${t.ref ? `, ref ${digits(t.ref)} µs` : ""}`);
+      log(`${env} ${key} rep ${r + 1}/${REPS}: floor ${digits(t.floor)} µs, ours ${digits(t.ours)} µs`);
     }
+  }
+  for (let i = 0; i < 3; i++) for (const v of ["ref", "refPush", "refMany"]) await perEvent("cold", v);
+  for (const { r, key, t } of reps) {
+    const refs = r >= REF_REPS[key] ? [] : key === "a" && r < REF_REPS.other ? ["ref", "refPush", "refMany"] : ["ref"];
+    for (const v of refs) t[v] = await perEvent(key, v);
+    if (refs.length > 0) await settle(key);
+    for (const [v, x] of Object.entries(t)) add(key, v, x);
+    if (t.ref) add(key, "ref/ours", t.ref / t.ours);
+    if (t.refPush) add(key, "refPush/oursPush", t.refPush / t.oursPush);
+    if (t.refMany) add(key, "refMany/oursMany", t.refMany / t.oursMany);
+    if (t.ref) log(`${env} ${key} rep ${r + 1}/${REPS}: ref ${digits(t.ref)} µs`);
   }
   return out;
 }
@@ -127,11 +135,14 @@ function coldNode() {
   return samples;
 }
 
-/** Ours and the reference alternately, each in a fresh browser context: empty HTTP and code caches. */
+/**
+ * Ours, ours with the opt-in warm-up and the reference in turn, each in a
+ * fresh browser context: empty HTTP and code caches.
+ */
 async function coldChromium(browser, url) {
-  const samples = { ours: [], ref: [] };
+  const samples = { ours: [], warm: [], ref: [] };
   for (let i = 0; i < COLD_SAMPLES; i++) {
-    for (const lib of ["ours", "ref"]) {
+    for (const lib of ["ours", "warm", "ref"]) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const errors = [];
@@ -202,8 +213,17 @@ try {
   const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
   const lib = new URLSearchParams(location.search).get("lib");
   const chunks = sseChunks(scenario("cold"));
-  const { mod, importMs } = await coldImport(() => import(lib === "ours" ? "/pkg/index.js" : "/reference.js"));
-  window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream(lib, mod, chunks)) });
+  // warm: ours through the init entry with the opt-in warm-up worker,
+  // the stream once the worker has ended (a first call after the page has
+  // loaded, as in a chat).
+  const url = { ours: "/pkg/index.js", warm: "/pkg/init.js", ref: "/reference.js" }[lib];
+  const { mod, importMs } = await coldImport(async () => {
+    const mod = await import(url);
+    if (lib === "warm") await mod.init({ warmUp: true });
+    return mod;
+  });
+  if (lib === "warm") await (await import("/pkg/wasm-load.js")).warmed();
+  window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream(lib === "warm" ? "ours" : lib, mod, chunks)) });
 } catch (e) { window.failed = String(e.stack ?? e); }
 </script>`;
 
@@ -238,8 +258,10 @@ function report({ machine, node, chromium, coldN, coldC }) {
     "The machine is shared with other jobs and noisy: wall-clock figures swing by 2x and more with the load." +
       " So the steady state is timed in CPU time: in Node the process's (`process.cpuUsage()`, every thread, GC and compilers included)," +
       " in Chromium the renderer main thread's (DevTools' `Performance.getMetrics` ThreadTime around each pass, less an empty round trip);" +
-      " the cold start's import, a latency, in wall-clock time (`performance.now()`). The reference's garbage is collected after it runs" +
-      " (outside the timing). The ratios, taken within one repetition where every column ran back to back, are what count." +
+      " the cold start's import, a latency, in wall-clock time (`performance.now()`)." +
+      " Every repetition of the floor and ours runs first, back to back, then the reference's, each paired with ours of the same repetition" +
+      " (in Node, a pass of ours run after the reference in the same process measured up to 1.6x slower, its heap lingering);" +
+      " the reference's garbage is collected after it runs (outside the timing). The ratios, taken within one repetition, are what count." +
       ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
       ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
     "",
@@ -250,7 +272,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
   );
   const verdict = (x, ok) => `${digits(x)}x, ${ok(x) ? "met" : "not met"}`;
   const goal = (label, pick, ok) => [label, ...envs.map(([, r]) => verdict(median(pick(r)), ok))];
-  const coldRatio = (c) => c.ours.map((o, i) => c.ref[i].perEventUs / o.perEventUs);
+  const coldRatio = (c, lib = "ours") => c[lib].map((o, i) => c.ref[i].perEventUs / o.perEventUs);
   table(
     ["goal", "Node", "Chromium"],
     [
@@ -261,6 +283,11 @@ function report({ machine, node, chromium, coldN, coldC }) {
         "cold, first 1 KB stream: client / ours per event at least 3x",
         verdict(median(coldRatio(coldN)), (x) => x >= 3),
         verdict(median(coldRatio(coldC)), (x) => x >= 3),
+      ],
+      [
+        "the same with the opt-in warm-up, `init({ warmUp: true })`",
+        "-",
+        verdict(median(coldRatio(coldC, "warm")), (x) => x >= 3),
       ],
     ],
   );
@@ -318,6 +345,8 @@ function report({ machine, node, chromium, coldN, coldC }) {
       ` ${COLD_SAMPLES} samples each. Import: the dynamic \`import()\` of the package (the wasm module compiled and instantiated)` +
       " or of the bundled reference, wall clock. First snapshot: from the start of the import to the first snapshot (or state) that shows the call," +
       " wall clock. Per event: the CPU time of the whole stream after the import (as in the steady state), divided by its events." +
+      " In Chromium, ours also with the opt-in warm-up (`init({ warmUp: true })` through the init entry; its import includes that call," +
+      " and its stream starts once the warm-up worker has ended, as a first call comes after the page has loaded)." +
       " Goal: the reference at least 3x ours per event.",
     "",
   );
@@ -326,15 +355,15 @@ function report({ machine, node, chromium, coldN, coldC }) {
     ["Chromium", coldC],
     ["Node", coldN],
   ]) {
-    const pairs = coldRatio(c);
-    for (const lib of ["ours", "ref"]) {
+    const names = { ours: "ours", warm: "ours, `init({ warmUp: true })`", ref: "@ag-ui/client 1.0" };
+    for (const lib of Object.keys(c)) {
       const s = c[lib];
       cold.push([
-        `${env}, ${lib === "ours" ? "ours" : "@ag-ui/client 1.0"}`,
+        `${env}, ${names[lib]}`,
         spread(s.map((x) => x.importMs), " ms"),
         spread(s.map((x) => x.firstSnapshotMs), " ms"),
         us(s.map((x) => x.perEventUs)),
-        lib === "ours" ? ratio(pairs) : "",
+        lib === "ref" ? "" : ratio(coldRatio(c, lib)),
       ]);
     }
   }
@@ -358,10 +387,10 @@ headless Chromium page.
 - (b): 100 calls of 1 KB each, one after the other, each answered by the
   backend (${count.b.toLocaleString("en")} events).
 
-Every event is its own \`data:\` frame. Before the timed repetitions the
-floor's and our loops run twice on the same streams, the reference's three
-times on a 1 KB stream, so that the engine has tiered the JS and the wasm
-up. In Node, \`@ag-ui/client\` is imported from node_modules as installed;
+Every event is its own \`data:\` frame. Before their timed repetitions the
+floor's and our loops run twice on the same streams, and the reference's
+(timed after all of ours) three times on a 1 KB stream, so that the engine
+has tiered the JS and the wasm up. In Node, \`@ag-ui/client\` is imported from node_modules as installed;
 the page loads it bundled and minified (rolldown), as an application ships
 it.
 \`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
