@@ -121,12 +121,7 @@ impl<'a> EventFields<'a> {
     /// text (then checked again by [`check`], which words the error).
     pub(crate) fn scan(text: &'a str) -> Option<Self> {
         let mut out = EventFields::default();
-        let mut s = Scanner {
-            b: text.as_bytes(),
-            i: 0,
-            why: None,
-            key_end: 0,
-        };
+        let mut s = Scanner::at_start(text);
         s.ws();
         s.eat(b'{', "")?;
         s.ws();
@@ -162,12 +157,7 @@ impl<'a> EventFields<'a> {
 /// syntax `serde_json` checks, without its depth limit. If not, what is
 /// wrong and where, worded as `serde_json` words it.
 pub(crate) fn check(text: &str) -> Result<(), String> {
-    let mut s = Scanner {
-        b: text.as_bytes(),
-        i: 0,
-        why: None,
-        key_end: 0,
-    };
+    let mut s = Scanner::at_start(text);
     s.ws();
     if s.value().is_some() {
         s.ws();
@@ -190,7 +180,17 @@ struct Scanner<'b> {
     key_end: usize,
 }
 
-impl Scanner<'_> {
+impl<'b> Scanner<'b> {
+    /// A scan from the start of `text`.
+    fn at_start(text: &'b str) -> Self {
+        Scanner {
+            b: text.as_bytes(),
+            i: 0,
+            why: None,
+            key_end: 0,
+        }
+    }
+
     /// `why` at the byte the scan stopped at (its column counts it), or
     /// at the end of the text, as `serde_json` words it.
     fn error(&self) -> String {
