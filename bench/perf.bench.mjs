@@ -251,6 +251,9 @@ function report({ machine, node, chromium, coldN, coldC }) {
     for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
     lines.push("");
   };
+  /** A row per environment and scenario: its label, then `cells` of its figures. */
+  const scenarioRows = (cells) =>
+    envs.flatMap(([env, r]) => ["a", "b"].map((key) => [`${env}, ${SCENARIOS[key]}`, ...cells(r[key])]));
   lines.push(
     `Measured ${machine.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, Chromium ${machine.chromium}` +
       ` (the package built at commit ${machine.commit}); load average ${machine.load} at the start.`,
@@ -300,27 +303,19 @@ function report({ machine, node, chromium, coldN, coldC }) {
       " (it computes no partial value: its state is the messages with the raw argument text).",
     "",
   );
-  const rows = [];
-  for (const [env, r] of envs) {
-    for (const key of ["a", "b"]) {
-      const x = r[key];
-      rows.push([`${env}, ${SCENARIOS[key]}`, us(x.floor), us(x.ours), ratio(x["ours/floor"]), us(x.ref), ratio(x["ref/ours"])]);
-    }
-  }
-  table(["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0", "client / ours"], rows);
+  table(
+    ["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0", "client / ours"],
+    scenarioRows((x) => [us(x.floor), us(x.ours), ratio(x["ours/floor"]), us(x.ref), ratio(x["ref/ours"])]),
+  );
   lines.push(
     "Event objects instead of bytes: ours `push(event)` + `snapshot()` + `partialArgs` against the same floor (the cost of getting the objects);" +
       " the reference from `verifyEvents` on (a).",
     "",
   );
-  const push = [];
-  for (const [env, r] of envs) {
-    for (const key of ["a", "b"]) {
-      const x = r[key];
-      push.push([`${env}, ${SCENARIOS[key]}`, us(x.oursPush), ratio(x["oursPush/floor"]), x.refPush ? us(x.refPush) : "-", x.refPush ? ratio(x["refPush/oursPush"]) : "-"]);
-    }
-  }
-  table(["", "ours, push", "ours / floor", "@ag-ui/client 1.0, objects", "client / ours"], push);
+  table(
+    ["", "ours, push", "ours / floor", "@ag-ui/client 1.0, objects", "client / ours"],
+    scenarioRows((x) => [us(x.oursPush), ratio(x["oursPush/floor"]), x.refPush ? us(x.refPush) : "-", x.refPush ? ratio(x["refPush/oursPush"]) : "-"]),
+  );
   lines.push(
     "### 2. A chunk holding many events",
     "",
@@ -328,14 +323,10 @@ function report({ machine, node, chromium, coldN, coldC }) {
       " and one read of `partialArgs` for the chunk; per event. Goal: ours at most 1.2x the floor.",
     "",
   );
-  const many = [];
-  for (const [env, r] of envs) {
-    for (const key of ["a", "b"]) {
-      const x = r[key];
-      many.push([`${env}, ${SCENARIOS[key]}`, us(x.floorMany), us(x.oursMany), ratio(x["oursMany/floorMany"]), x.refMany ? us(x.refMany) : "-"]);
-    }
-  }
-  table(["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0"], many);
+  table(
+    ["", "floor", "ours", "ours / floor", "@ag-ui/client 1.0"],
+    scenarioRows((x) => [us(x.floorMany), us(x.oursMany), ratio(x["oursMany/floorMany"]), x.refMany ? us(x.refMany) : "-"]),
+  );
   const events = coldN.ours[0].events;
   lines.push(
     "### 3. Cold: a page's first stream",

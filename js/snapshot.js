@@ -109,8 +109,7 @@ export class ToolCallState {
   static appended(previous, append, cut, suffix) {
     const state = new ToolCallState(previous, previous.argsText + append);
     state.#openState(previous, append, cut, suffix);
-    Object.defineProperty(state, "partialArgs", ToolCallState.#partialAccessor);
-    state.args = undefined;
+    state.#values();
     return /** @type {ToolCallState} */ (Object.freeze(state));
   }
 

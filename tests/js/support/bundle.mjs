@@ -15,6 +15,8 @@ import { fixturesDir, pkgDir, root } from "./paths.mjs";
 export function fixtureApp(fixture, { copy = false } = {}) {
   const app = mkdtempSync(path.join(tmpdir(), "agui-app-"));
   cpSync(path.join(fixturesDir, fixture), app, { recursive: true });
+  // The warm-up worker's spy, shared by the bundle fixtures (`import "../spy.js"`).
+  cpSync(path.join(fixturesDir, "bundle-spy.js"), path.join(app, "spy.js"));
   mkdirSync(path.join(app, "node_modules"));
   if (copy) cpSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), { recursive: true });
   else symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
