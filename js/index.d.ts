@@ -534,14 +534,15 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
 
 /**
  * Compiles and instantiates the wasm module (once; later calls return the
- * same promise, whatever their options). Needed before `new ToolCallTracker`
- * with the `agui-tool-calls/init` entry, which has no top-level await; the
- * main entry has already awaited it, without the warm-up. Throws a
+ * same promise, whatever their options), and warms up as `options.warmUp`
+ * says. Needed before `new ToolCallTracker` with the
+ * `agui-tool-calls/init` entry, which has no top-level await; the main
+ * entry has already awaited it, with the default warm-up. Throws a
  * `TypeError` for options it cannot read.
  *
  * @example
  * import { init, ToolCallTracker } from "agui-tool-calls/init";
- * await init({ warmUp: true }); // a page's first stream without compiling on its thread
+ * await init({ warmUp: "worker" }); // nothing compiled on the page's thread before its first stream
  * const tracker = new ToolCallTracker();
  */
 export declare function init(options?: InitOptions | null): Promise<void>;
@@ -549,12 +550,17 @@ export declare function init(options?: InitOptions | null): Promise<void>;
 /** Options of {@link init}. */
 export interface InitOptions {
   /**
-   * In a browser page, start a module worker that runs a small stream
-   * through the compiled module, so that the browser compiles the stream's
-   * wasm functions on that worker's thread, not during the page's first
-   * stream. Default `false`. It loads two more files (about 1 KB gzip) and
-   * spends some CPU on the worker's thread; where no worker may start (a
-   * CSP without `worker-src 'self'`), the page loses only the head start.
+   * How a browser page gets the stream's code compiled before its first
+   * stream (a browser compiles a wasm or JS function on its first call,
+   * on the thread that calls it). Ignored outside a page (Node, a worker).
+   * - `"idle"` (default): once the page is idle, and unless it has made a
+   *   tracker by then, a small stream runs through two throwaway trackers
+   *   on the page's thread (about 10 ms of its CPU, once).
+   * - `"worker"`: a module worker runs the stream through the compiled
+   *   module instead, off the page's thread. It loads two more files
+   *   (about 0.6 KB gzip); where no worker may start (a CSP without
+   *   `worker-src 'self'`), the page loses only the head start.
+   * - `"off"`: no warm-up; the first stream compiles what it runs.
    */
-  warmUp?: boolean;
+  warmUp?: "idle" | "worker" | "off";
 }

@@ -10,19 +10,61 @@
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
 import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
+import { warmUpEvents, warmUpFrames } from "./warm-stream.js";
 
 import { completeHistory } from "./next-run.js";
 
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
- * awaited it); `{ warmUp: true }` also starts the warm-up worker.
- * @param {{ warmUp?: boolean } | null} [options]
+ * awaited it), and warms the stream's code up: `"idle"` (the default) on
+ * the page's thread once it is idle (`warmWhenIdle`), `"worker"` on a
+ * module worker (js/warm.js), `"off"` not at all.
+ * @param {{ warmUp?: "idle" | "worker" | "off" } | null} [options]
  * @returns {Promise<void>}
  */
 export function init(options) {
-  const warmUp = options?.warmUp ?? false;
-  if (typeof warmUp !== "boolean" || (options != null && typeof options !== "object")) throw new TypeError("init(options): options must be { warmUp?: boolean }");
-  return load(warmUp);
+  const warmUp = options?.warmUp ?? "idle";
+  if (!WARM_UPS.includes(warmUp) || (options != null && typeof options !== "object")) {
+    throw new TypeError('init(options): options must be { warmUp?: "idle" | "worker" | "off" }');
+  }
+  return load(warmUp, warmWhenIdle);
+}
+
+const WARM_UPS = ["idle", "worker", "off"];
+
+/** Whether the page has made a tracker (the warm-up's own aside): then its first stream has begun, and there is nothing left to warm. */
+let trackerMade = false;
+
+/**
+ * The default warm-up. V8 compiles a wasm function on its first call, and
+ * a JS function on its first run, on the thread that runs it: a page's
+ * first stream paid about half its main-thread time for that
+ * (bench/perf/cold-chromium.mjs). In a browser page, once it is idle and
+ * unless it has made a tracker already, the warm-up stream
+ * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
+ * objects, its snapshots read as a component reads them. Resolves whether
+ * it ran; elsewhere (Node, a worker), `false` at once.
+ */
+function warmWhenIdle() {
+  if (typeof document === "undefined") return false;
+  const later = globalThis.requestIdleCallback ?? setTimeout;
+  return new Promise((resolve) => later(() => resolve(!trackerMade && warmHere())));
+}
+
+function warmHere() {
+  const frames = warmUpFrames();
+  const trackers = [new ToolCallTracker(), new ToolCallTracker()];
+  try {
+    warmUpEvents().forEach((event, i) => {
+      for (const snapshot of [trackers[0].pushSse(frames[i]), trackers[1].push(event)]) void snapshot.openCalls[0]?.partialArgs;
+    });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    for (const tracker of trackers) tracker.free();
+    trackerMade = false;
+  }
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
@@ -67,6 +109,7 @@ export class ToolCallTracker {
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
+    trackerMade = true;
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);

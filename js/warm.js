@@ -1,4 +1,4 @@
-// The opt-in warm-up (`init({ warmUp: true })`): compiles the wasm
+// The warm-up on a worker (`init({ warmUp: "worker" })`): compiles the wasm
 // functions a stream runs before a page's first stream, on another thread.
 // V8 compiles a wasm function on its first call, on the thread that calls
 // it, and a page cannot ask for eager compilation (the compile-hints

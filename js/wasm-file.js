@@ -12,17 +12,19 @@ let warming = Promise.resolve(false);
 
 /**
  * Compiles and instantiates the wasm module, once; later calls return the
- * same promise. With `warmUp`, also starts the warm-up (js/warm.js, loaded
- * only then).
+ * same promise. `warmUp` (see `init` in js/index.js): `"worker"` also
+ * starts the worker (js/warm.js, loaded only then); `"idle"` then calls
+ * `warmHere`, which resolves whether it warmed the page's own thread.
  */
-export function init(warmUp) {
+export function init(warmUp, warmHere) {
   if (loading) return loading;
   const compiled = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url));
-  if (warmUp) warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
+  if (warmUp === "worker") warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
   loading = compiled.then((module) => {
     initSync({ module });
     ready = true;
   });
+  if (warmUp === "idle") warming = loading.then(warmHere, () => false);
   return loading;
 }
 

@@ -1,6 +1,6 @@
 // The cold start in Chromium alone, to compare builds of the package:
 //   node bench/perf/cold-chromium.mjs [--samples N] [--profile] [--ref]
-//     [--js-flags "FLAGS"] [--warm-up] DIR [DIR ...]
+//     [--js-flags "FLAGS"] [--warm-up idle|worker|off] DIR [DIR ...]
 // Each DIR is a built package (pkg/ or a copy of an older build); each
 // sample loads each DIR in turn, in a fresh browser context (empty HTTP and
 // code caches), imports it, and runs the first 1 KB stream, timed as
@@ -18,11 +18,12 @@
 // V8 flags to the browser: what the stream costs without a category of
 // work (`--no-wasm-lazy-compilation`: no function compiled on its first
 // call; with `--no-liftoff` too: the wasm runs optimised from the start).
-// --warm-up loads ours through the init entry with `init({ warmUp: true })`
-// (the opt-in warm-up worker, js/warm.js) and starts the stream once the
-// worker has ended rather than at the first idle moment: a first call that
-// comes after the page has loaded, as in a chat. What the page does
-// meanwhile is in "until idle".
+// --warm-up MODE loads ours through the init entry with
+// `init({ warmUp: MODE })` rather than the main entry (whose default is
+// "idle": a small stream on the page's thread once it is idle). Every
+// stream starts once the page is idle and ours' warm-up has ended, as a
+// first call comes after the page has loaded, as in a chat; what the page
+// does meanwhile is in "until idle".
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -38,8 +39,9 @@ const flagsAt = argv.indexOf("--js-flags");
 const jsFlags = flagsAt >= 0 ? argv[flagsAt + 1] : undefined;
 const profile = argv.includes("--profile");
 const withRef = argv.includes("--ref");
-const afterWarmUp = argv.includes("--warm-up");
-const values = new Set([at, flagsAt].filter((i) => i >= 0).map((i) => i + 1));
+const modeAt = argv.indexOf("--warm-up");
+const warmUp = modeAt >= 0 ? argv[modeAt + 1] : undefined;
+const values = new Set([at, flagsAt, modeAt].filter((i) => i >= 0).map((i) => i + 1));
 const dirs = argv.filter((a, i) => !a.startsWith("--") && !values.has(i));
 if (dirs.length === 0) dirs.push(path.join(root, "pkg"));
 const REF = "@ag-ui/client 1.0";
@@ -47,7 +49,7 @@ if (withRef) dirs.push(REF);
 
 const page = (n) => {
   const lib = dirs[n] === REF ? "ref" : "ours";
-  const url = lib === "ref" ? "/reference.js" : `/p${n}/${afterWarmUp ? "init" : "index"}.js`;
+  const url = lib === "ref" ? "/reference.js" : `/p${n}/${warmUp ? "init" : "index"}.js`;
   return `<!doctype html><meta charset="utf-8"><script type="module">
 try {
   const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
@@ -58,7 +60,7 @@ try {
   window.load = async () => {
     const { mod, importMs } = await coldImport(async () => {
       const mod = await import("${url}");
-      if (${afterWarmUp && lib === "ours"}) await mod.init({ warmUp: true });
+      if (${Boolean(warmUp) && lib === "ours"}) await mod.init({ warmUp: "${warmUp}" });
       return mod;
     });
     window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream("${lib}", mod, chunks)) });
@@ -112,11 +114,11 @@ try {
       results[n].importCpuMs.push((await timed(() => tab.evaluate(() => window.load()))).ms);
       // Until the page is idle, as it is when a first call streams in: any
       // work the import left for later is counted apart.
-      const settle = async (warmUp) => {
-        if (warmUp) await window.warmedUp();
+      const settle = async () => {
+        await window.warmedUp();
         await new Promise((resolve) => requestIdleCallback(resolve));
       };
-      results[n].idleCpuMs.push((await timed(() => tab.evaluate(settle, afterWarmUp))).ms);
+      results[n].idleCpuMs.push((await timed(() => tab.evaluate(settle))).ms);
       if (last) {
         await cdp.send("Profiler.enable");
         await cdp.send("Profiler.setSamplingInterval", { interval: 50 });
@@ -139,7 +141,7 @@ try {
 const fmt = (xs) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}-${Math.max(...xs).toFixed(1)})`;
 dirs.forEach((d, n) => {
   const r = results[n];
-  console.log(`${d}: import ${fmt(r.importMs)} ms (main thread CPU ${fmt(r.importCpuMs)} ms), until idle ${fmt(r.idleCpuMs)} ms CPU, to first snapshot ${fmt(r.firstMs)} ms, first stream ${fmt(r.perEventUs)} µs/event, main thread CPU in all ${fmt(r.totalCpuMs)} ms (${samples} samples${jsFlags ? `, --js-flags=${jsFlags}` : ""}${afterWarmUp ? ", with the warm-up, after it" : ""})`);
+  console.log(`${d}: import ${fmt(r.importMs)} ms (main thread CPU ${fmt(r.importCpuMs)} ms), until idle ${fmt(r.idleCpuMs)} ms CPU, to first snapshot ${fmt(r.firstMs)} ms, first stream ${fmt(r.perEventUs)} µs/event, main thread CPU in all ${fmt(r.totalCpuMs)} ms (${samples} samples${jsFlags ? `, --js-flags=${jsFlags}` : ""}${warmUp ? `, init({ warmUp: "${warmUp}" })` : ""})`);
   if (withRef && d !== REF) {
     const ratios = r.perEventUs.map((us, i) => results.at(-1).perEventUs[i] / us);
     console.log(`  ${REF} / this, per event: ${fmt(ratios)}x`);

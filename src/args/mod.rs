@@ -327,7 +327,12 @@ impl ArgsReader {
             .map(str::len)
             .sum();
         let at = (line_start + e.column().saturating_sub(1)).min(self.text.len());
-        parse_error(format!("invalid JSON: {e}"), at)
+        // Not `{e}`: serde's `Display` would link all its messages and
+        // `std::io`'s into the module for a case the fuzzing never found.
+        parse_error(
+            format!("invalid JSON ({:?}) at byte {at}", e.classify()),
+            at,
+        )
     }
 }
 

@@ -58,16 +58,20 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
   }
 });
 
-test("init({ warmUp: true }): a worker compiles the module's stream functions before the first stream, off the page's thread", async () => {
-  // js/warm.js: the worker shares the module the page compiled and runs a
-  // small stream through it to its end; a page where no worker may start
-  // loses only that; without the option no worker is even constructed.
+test("the warm-ups: by default the page's thread runs the stream code once it is idle, unless a stream began; a worker on request", async () => {
+  // js/index.js (warmWhenIdle) and js/warm.js: each runs a small stream
+  // through the module to its end before the page's first; the page's
+  // own tracker starts from nothing all the same. A page where no worker
+  // may start loses only that; only "worker" constructs one.
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
     const page = (query) => resultOf(`${server.url}/warm-page.html${query}`);
-    assert.deepEqual(await page(""), { partialArgs: { q: "warm" }, warmed: false, workers: 0 });
-    assert.deepEqual(await page("?on"), { partialArgs: { q: "warm" }, warmed: true, workers: 1 });
-    assert.deepEqual(await page("?refused"), { partialArgs: { q: "warm" }, warmed: false, workers: 1 });
+    const tracked = { partialArgs: { q: "warm" }, version: 3 };
+    assert.deepEqual(await page(""), { ...tracked, warmed: true, workers: 0 });
+    assert.deepEqual(await page("?busy"), { ...tracked, warmed: false, workers: 0 });
+    assert.deepEqual(await page("?off"), { ...tracked, warmed: false, workers: 0 });
+    assert.deepEqual(await page("?worker"), { ...tracked, warmed: true, workers: 1 });
+    assert.deepEqual(await page("?refused"), { ...tracked, warmed: false, workers: 1 });
   } finally {
     await server.close();
   }

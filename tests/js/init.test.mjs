@@ -42,29 +42,38 @@ test("the main entry exports the same classes, ready", async () => {
 
 test("init refuses options it cannot read, even once the module is ready", async () => {
   const { init } = await import("../../pkg/init.js");
-  await init({ warmUp: false });
-  for (const options of ["fast", 1, { warmUp: "no" }, { warmUp: 0 }]) {
-    assert.throws(() => init(options), { name: "TypeError", message: "init(options): options must be { warmUp?: boolean }" });
+  await init({ warmUp: "off" });
+  for (const options of ["fast", 1, { warmUp: "no" }, { warmUp: 0 }, { warmUp: true }, { warmUp: "Idle" }]) {
+    assert.throws(() => init(options), { name: "TypeError", message: 'init(options): options must be { warmUp?: "idle" | "worker" | "off" }' });
   }
   await init(null);
 });
 
-test("in Node, no warm-up worker starts: the process compiles on its own threads already", async () => {
+test("in Node, neither warm-up runs: the process compiles on its own threads already", async () => {
   const { warm } = await import("../../pkg/warm.js");
   assert.equal(await warm(new Promise(() => {})), false);
+  // The main entry's default warm-up ("idle") resolved `false` at once.
+  await import("../../pkg/index.js");
+  const { warmed } = await import("../../pkg/wasm-load.js");
+  assert.equal(await warmed(), false);
 });
 
-test("the warm-up worker's stream is one clean run: no rule broken, so every event reaches the code it is to compile", async () => {
-  const { frames } = await import("../../pkg/warm-worker.js");
+test("the warm-up stream is one clean run, as bytes and as objects: no rule broken, so every event reaches the code it is to warm", async () => {
+  const { warmUpEvents, warmUpFrames } = await import("../../pkg/warm-stream.js");
   const { ToolCallTracker } = await import("../../pkg/index.js");
-  const tracker = new ToolCallTracker();
-  let snapshot;
-  for (const frame of frames()) snapshot = tracker.pushSse(frame);
-  assert.equal(snapshot.fatal, null);
-  assert.deepEqual(snapshot.violations, []);
-  assert.equal(snapshot.run.status, "finished");
-  assert.deepEqual(snapshot.calls[0].args, { q: 'caf\u00e9 "x"', n: -15, l: [true, null], o: {} });
-  assert.equal(snapshot.calls[0].result.content, "found");
+  const frames = warmUpFrames();
+  const events = warmUpEvents();
+  assert.equal(frames.length, events.length);
+  for (const feed of [(t, i) => t.pushSse(frames[i]), (t, i) => t.push(events[i])]) {
+    const tracker = new ToolCallTracker();
+    let snapshot;
+    for (let i = 0; i < events.length; i++) snapshot = feed(tracker, i);
+    assert.equal(snapshot.fatal, null);
+    assert.deepEqual(snapshot.violations, []);
+    assert.equal(snapshot.run.status, "finished");
+    assert.deepEqual(snapshot.calls[0].args, { q: 'caf\u00e9 "x"', n: -15, l: [true, null], o: {} });
+    assert.equal(snapshot.calls[0].result.content, "found");
+  }
 });
 
 test("the package declares both entries", () => {
