@@ -555,7 +555,7 @@ export interface InitOptions {
    * on the thread that calls it). Ignored outside a page (Node, a worker).
    * - `"idle"` (default): once the page is idle, and unless it has made a
    *   tracker by then, a small stream runs through two throwaway trackers
-   *   on the page's thread (about 10 ms of its CPU, once).
+   *   on the page's thread (about 15 ms of its CPU, once).
    * - `"worker"`: a module worker runs the stream through the compiled
    *   module instead, off the page's thread. It loads two more files
    *   (about 0.6 KB gzip); where no worker may start (a CSP without

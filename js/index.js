@@ -10,7 +10,7 @@
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
 import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
-import { warmUpEvents, warmUpFrames } from "./warm-stream.js";
+import { warmUpEvents, warmUpFrames, warmUpRun } from "./warm-stream.js";
 
 import { completeHistory } from "./next-run.js";
 
@@ -43,7 +43,7 @@ let trackerMade = false;
  * unless it has made a tracker already, the warm-up stream
  * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
  * objects, its snapshots read as a component reads them. Resolves whether
- * it ran; elsewhere (Node, a worker), `false` at once.
+ * it ran, cleanly; elsewhere (Node, a worker), `false` at once.
  */
 function warmWhenIdle() {
   if (typeof document === "undefined") return false;
@@ -53,16 +53,22 @@ function warmWhenIdle() {
 
 function warmHere() {
   const frames = warmUpFrames();
-  const trackers = [new ToolCallTracker(), new ToolCallTracker()];
+  // The stream as bytes, a call of the agent's own tool; as objects, a call
+  // of the application's, validated, then answered.
+  const [agents, apps] = [new ToolCallTracker(), new ToolCallTracker()];
+  const read = (snapshot) => void snapshot.openCalls[0]?.partialArgs;
   try {
+    apps.startRun(warmUpRun());
     warmUpEvents().forEach((event, i) => {
-      for (const snapshot of [trackers[0].pushSse(frames[i]), trackers[1].push(event)]) void snapshot.openCalls[0]?.partialArgs;
+      read(agents.pushSse(frames[i]));
+      read(event.type === "TOOL_CALL_RESULT" ? apps.answer(event.toolCallId, event.content) : apps.push(event));
     });
-    return true;
+    return agents.snapshot().violations.length + apps.snapshot().violations.length === 0;
   } catch {
     return false;
   } finally {
-    for (const tracker of trackers) tracker.free();
+    agents.free();
+    apps.free();
     trackerMade = false;
   }
 }

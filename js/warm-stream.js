@@ -3,7 +3,9 @@
 // worker (js/warm-worker.js). One clean run with one call, so that every
 // event reaches the code it is to warm: its argument deltas end inside a
 // string, an escape, a number and a literal, as a model's do, and hold
-// every kind of JSON value.
+// every kind of JSON value. The page's warm-up also runs it as a call of
+// the application's tool, advertised with a schema (`warmUpRun`): the
+// validator's code, and the answer's.
 
 // Each event's JSON, as an agent sends it.
 const events = [
@@ -23,3 +25,13 @@ export const warmUpEvents = () => events.map((json) => JSON.parse(json));
 
 /** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
 export const warmUpFrames = () => events.map((json) => new TextEncoder().encode(`data: ${json}\n\n`));
+
+/** A run input advertising the stream's tool, with a schema its arguments meet. */
+export const warmUpRun = () => ({
+  threadId: "t",
+  runId: "r",
+  messages: [],
+  tools: [{ name: "search", description: "", parameters: JSON.parse(schema) }],
+});
+
+const schema = '{"type":"object","properties":{"q":{"type":"string","maxLength":99},"n":{"type":"number"},"l":{"type":"array","items":{"enum":[true,null]}},"o":{"type":"object"}},"required":["q"]}';

@@ -58,21 +58,28 @@ test("in Node, neither warm-up runs: the process compiles on its own threads alr
   assert.equal(await warmed(), false);
 });
 
-test("the warm-up stream is one clean run, as bytes and as objects: no rule broken, so every event reaches the code it is to warm", async () => {
-  const { warmUpEvents, warmUpFrames } = await import("../../pkg/warm-stream.js");
+test("the warm-up stream is one clean run, as bytes, as objects, and as a call of the application's tool: so every event reaches the code it is to warm", async () => {
+  const { warmUpEvents, warmUpFrames, warmUpRun } = await import("../../pkg/warm-stream.js");
   const { ToolCallTracker } = await import("../../pkg/index.js");
   const frames = warmUpFrames();
   const events = warmUpEvents();
   assert.equal(frames.length, events.length);
-  for (const feed of [(t, i) => t.pushSse(frames[i]), (t, i) => t.push(events[i])]) {
+  const agents = (t, i) => t.pushSse(frames[i]);
+  const objects = (t, i) => t.push(events[i]);
+  const apps = (t, i) => (events[i].type === "TOOL_CALL_RESULT" ? t.answer(events[i].toolCallId, events[i].content) : t.push(events[i]));
+  for (const [feed, run] of [[agents], [objects], [apps, warmUpRun()]]) {
     const tracker = new ToolCallTracker();
+    if (run) tracker.startRun(run);
     let snapshot;
     for (let i = 0; i < events.length; i++) snapshot = feed(tracker, i);
     assert.equal(snapshot.fatal, null);
     assert.deepEqual(snapshot.violations, []);
     assert.equal(snapshot.run.status, "finished");
-    assert.deepEqual(snapshot.calls[0].args, { q: 'caf\u00e9 "x"', n: -15, l: [true, null], o: {} });
-    assert.equal(snapshot.calls[0].result.content, "found");
+    const [call] = snapshot.calls;
+    assert.deepEqual(call.args, { q: 'caf\u00e9 "x"', n: -15, l: [true, null], o: {} });
+    assert.equal(call.result.content, "found");
+    assert.equal(call.result.source, run ? "application" : "stream");
+    assert.equal(call.validation, run ? "valid" : "unvalidated");
   }
 });
 
