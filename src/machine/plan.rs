@@ -96,7 +96,10 @@ impl Plan<'_> {
     pub fn new(index: usize) -> Self {
         Plan {
             index,
-            ops: Vec::new(),
+            // Most events make one op: room for just one keeps the list a
+            // small allocation, which the allocator serves from its exact
+            // size bins (four ops take it past 256 bytes, into its trees).
+            ops: Vec::with_capacity(1),
             closing: Indices::default(),
             new_calls: 0,
             cost: 0,
