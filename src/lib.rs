@@ -34,6 +34,7 @@ pub mod sse;
 pub mod violation;
 pub mod violation_log;
 pub mod wire;
+mod words;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -12,6 +12,8 @@
 //! assert_eq!(events, [r#"{"type":"RUN_STARTED"}"#]);
 //! ```
 
+use crate::words::{has_byte, word_at};
+
 /// One dispatched event: what `data:` lines carried, joined with LF.
 #[derive(Debug, PartialEq, Eq)]
 pub struct SseEvent<'a> {
@@ -301,11 +303,7 @@ fn data_value(line: &str) -> Option<&str> {
 fn line_end(text: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = 0;
-    while let Some(word) = bytes
-        .get(at..at + 8)
-        .and_then(|w| <[u8; 8]>::try_from(w).ok())
-    {
-        let word = u64::from_le_bytes(word);
+    while let Some(word) = word_at(bytes, at) {
         if has_byte(word, b'\n') || has_byte(word, b'\r') {
             break;
         }
@@ -313,16 +311,6 @@ fn line_end(text: &str) -> Option<usize> {
     }
     let rest = bytes.get(at..)?;
     Some(at + rest.iter().position(|&b| b == b'\r' || b == b'\n')?)
-}
-
-/// Whether any of the eight bytes of `word` is `byte`: the bytes equal to
-/// it become zero, and a zero byte is one whose high bit survives
-/// subtracting one from each byte and masking out the bytes that had it.
-fn has_byte(word: u64, byte: u8) -> bool {
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
-    const HIGHS: u64 = ONES << 7;
-    let x = word ^ (ONES * u64::from(byte));
-    x.wrapping_sub(ONES) & !x & HIGHS != 0
 }
 
 #[cfg(test)]

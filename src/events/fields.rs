@@ -15,7 +15,11 @@ use super::json::{decode, Raw};
 /// The fields the tracker reads from an event object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Key {
+    // The keys of every `TOOL_CALL_ARGS` event first: [`Key::of`] tries
+    // the names in this order.
     Type,
+    ToolCallId,
+    Delta,
     SubagentRunId,
     ThreadId,
     RunId,
@@ -27,8 +31,6 @@ pub(crate) enum Key {
     Code,
     MessageId,
     Role,
-    Delta,
-    ToolCallId,
     ToolCallName,
     ParentMessageId,
     Content,
@@ -39,6 +41,8 @@ pub(crate) enum Key {
 /// Each key's name on the wire, in the order of [`Key`].
 const NAMES: [&str; 19] = [
     "type",
+    "toolCallId",
+    "delta",
     "subagentRunId",
     "threadId",
     "runId",
@@ -50,8 +54,6 @@ const NAMES: [&str; 19] = [
     "code",
     "messageId",
     "role",
-    "delta",
-    "toolCallId",
     "toolCallName",
     "parentMessageId",
     "content",
@@ -62,6 +64,8 @@ const NAMES: [&str; 19] = [
 /// Every key, in the order of [`NAMES`].
 const KEYS: [Key; 19] = [
     Key::Type,
+    Key::ToolCallId,
+    Key::Delta,
     Key::SubagentRunId,
     Key::ThreadId,
     Key::RunId,
@@ -73,8 +77,6 @@ const KEYS: [Key; 19] = [
     Key::Code,
     Key::MessageId,
     Key::Role,
-    Key::Delta,
-    Key::ToolCallId,
     Key::ToolCallName,
     Key::ParentMessageId,
     Key::Content,
@@ -117,10 +119,12 @@ impl<'a> EventFields<'a> {
         }
     }
 
-    /// The fields of `text`, if it is a JSON object; `None` for any other
-    /// text (then checked again by [`check`], which words the error).
-    pub(crate) fn scan(text: &'a str) -> Option<Self> {
-        let mut out = EventFields::default();
+    /// Reads the fields of `text` into `self` (empty), if it is a JSON
+    /// object; `None` for any other text (then checked again by [`check`],
+    /// which words the error). Filled in place: returned by value, the
+    /// record was copied whole, a `memory.copy` on every event in wasm.
+    pub(crate) fn scan(&mut self, text: &'a str) -> Option<()> {
+        let out = self;
         let mut s = Scanner::at_start(text);
         s.ws();
         s.eat(b'{', "")?;
@@ -149,7 +153,7 @@ impl<'a> EventFields<'a> {
             }
         }
         s.ws();
-        (s.i == s.b.len()).then_some(out)
+        (s.i == s.b.len()).then_some(())
     }
 }
 
@@ -466,7 +470,8 @@ mod tests {
     }
 
     fn fast(text: &str) -> Option<Vec<Option<String>>> {
-        let f = EventFields::scan(text)?;
+        let mut f = EventFields::default();
+        f.scan(text)?;
         Some(
             KEYS.iter()
                 .map(|&k| f.get(k).map(|r| r.get().to_owned()))

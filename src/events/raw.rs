@@ -8,7 +8,6 @@
 use super::fields::{EventFields, Key};
 use super::json::{self, JsonStr, Kind, Raw, Scalar};
 use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
-use std::borrow::Cow;
 
 /// Field checks for one event type, naming the type in every error.
 struct Check<'f, 'a> {
@@ -65,7 +64,8 @@ impl<'a> Check<'_, 'a> {
 /// Reads one event from JSON text, in one pass ([`EventFields::scan`]);
 /// text that is not an object is checked again, to word the error.
 pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
-    let Some(fields) = EventFields::scan(text) else {
+    let mut fields = EventFields::default();
+    let Some(()) = fields.scan(text) else {
         return Err(EventError::e2(match Raw::checked(text) {
             Err(e) => format!("invalid JSON: {e}"),
             Ok(raw) => format!("not an event object: found {}", json::describe(raw)),
@@ -95,7 +95,7 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
         }
         _ => c.optional(Key::SubagentRunId)?,
     };
-    let body = body(&c)?;
+    let body = body(&c, &event_type)?;
     if matches!(
         body,
         EventBody::SubagentStarted | EventBody::SubagentFinished | EventBody::SubagentError
@@ -103,17 +103,11 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     {
         return Err(c.error("missing field \"subagentRunId\"".into()));
     }
-    let body = match body {
-        EventBody::Other { family, .. } => EventBody::Other {
-            family,
-            event_type: event_type.clone(),
-        },
-        body => body,
-    };
     Ok(Event { owner, body })
 }
 
-fn body<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
+/// The body of an event of type `event_type` (the text `c` names it by).
+fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, EventError> {
     Ok(match c.event_type {
         "RUN_STARTED" => EventBody::RunStarted {
             thread_id: c.required(Key::ThreadId)?,
@@ -183,8 +177,7 @@ fn body<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
         "SUBAGENT_ERROR" => EventBody::SubagentError,
         other => EventBody::Other {
             family: passed_over_family(other),
-            // Replaced by the owned-or-borrowed type text in `build`.
-            event_type: Cow::Borrowed(""),
+            event_type: event_type.clone(),
         },
     })
 }
