@@ -10,12 +10,12 @@ use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
 
 impl Tracker {
-    pub(crate) fn apply(&mut self, plan: Plan) {
+    pub(crate) fn apply(&mut self, plan: &mut Plan) {
         let index = plan.index;
         self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
-        for op in plan.ops {
+        for op in std::mem::take(&mut plan.ops) {
             changed |= self.apply_op(index, op, &mut last);
         }
         if changed {

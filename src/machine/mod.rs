@@ -241,7 +241,7 @@ impl Tracker {
             return Err(self.stop_too_long("the event's JSON text"));
         }
         match Event::from_json(text) {
-            Ok(event) => self.push(event),
+            Ok(ref mut event) => self.push_event(event),
             Err(e) => {
                 let index = self.events_seen;
                 let message = format!("event {index}: {}", e.message);
@@ -251,13 +251,20 @@ impl Tracker {
     }
 
     /// Reads one typed event.
-    pub fn push(&mut self, event: Event<'_>) -> Result<(), Violation> {
+    pub fn push(&mut self, mut event: Event<'_>) -> Result<(), Violation> {
+        self.push_event(&mut event)
+    }
+
+    /// [`Tracker::push`], the event taken by reference: passed by value,
+    /// it was copied on every call (a `memory.copy` per event in wasm).
+    fn push_event(&mut self, event: &mut Event<'_>) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
         let index = self.events_seen;
+        // The plan is applied where it lies: moved out, it was copied.
         match self.plan(index, event) {
-            Ok(plan) => {
+            Ok(ref mut plan) => {
                 self.events_seen += 1;
                 self.apply(plan);
                 Ok(())

@@ -144,13 +144,42 @@ impl Tracker {
         self.calls[index].status == CallStatus::Open && !plan.closing.contains(&index)
     }
 
-    /// Turns one event into a plan, or the fatal violation it commits.
-    pub(crate) fn plan<'a>(&self, index: usize, event: Event<'a>) -> Result<Plan<'a>, Violation> {
+    /// Turns one event into a plan, or the fatal violation it commits. The
+    /// event is taken by reference and what the plan keeps of it moved out:
+    /// passed by value, it was copied whole on the way (a `memory.copy`
+    /// per event in wasm).
+    pub(crate) fn plan<'a>(
+        &self,
+        index: usize,
+        event: &mut Event<'a>,
+    ) -> Result<Plan<'a>, Violation> {
         let mut plan = Plan::new(index);
-        self.check_lifecycle(&plan, &event)?;
-        self.plan_lane_closing(&mut plan, &event);
-        let owner = event.owner;
-        match event.body {
+        self.check_lifecycle(&plan, event)?;
+        self.plan_lane_closing(&mut plan, event);
+        let owner = event.owner.take();
+        let body = match &mut event.body {
+            // The commonest event, read where it lies.
+            EventBody::ToolCallArgs {
+                tool_call_id,
+                delta,
+            } => {
+                let i = self.open_call(
+                    &plan,
+                    tool_call_id,
+                    owner.as_deref(),
+                    "T1",
+                    "TOOL_CALL_ARGS",
+                )?;
+                if !delta.is_empty() {
+                    plan.ops
+                        .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+                }
+                self.charge(&mut plan)?;
+                return Ok(plan);
+            }
+            body => std::mem::replace(body, EventBody::SubagentStarted),
+        };
+        match body {
             EventBody::RunStarted {
                 thread_id,
                 run_id,
@@ -201,21 +230,6 @@ impl Tracker {
                 owner,
                 None,
             )?,
-            EventBody::ToolCallArgs {
-                tool_call_id,
-                delta,
-            } => {
-                let i = self.open_call(
-                    &plan,
-                    &tool_call_id,
-                    owner.as_deref(),
-                    "T1",
-                    "TOOL_CALL_ARGS",
-                )?;
-                if !delta.is_empty() {
-                    plan.ops.push(Op::Args(CallRef::Index(i), delta));
-                }
-            }
             EventBody::ToolCallEnd { tool_call_id } => {
                 let i = self.open_call(
                     &plan,
@@ -272,7 +286,9 @@ impl Tracker {
                 );
                 plan.record(v);
             }
-            EventBody::TextMessageContent { .. }
+            // Planned above.
+            EventBody::ToolCallArgs { .. }
+            | EventBody::TextMessageContent { .. }
             | EventBody::TextMessageEnd { .. }
             | EventBody::SubagentStarted
             | EventBody::SubagentFinished

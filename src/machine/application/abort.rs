@@ -39,6 +39,6 @@ impl Tracker {
                 reason: reason.map(str::to_owned),
             });
         }
-        self.apply(plan);
+        self.apply(&mut plan);
     }
 }

@@ -100,7 +100,7 @@ impl Tracker {
         self.plan_seed(&mut plan, input.messages, true)
             .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
-        self.apply(plan);
+        self.apply(&mut plan);
         Ok(())
     }
 
