@@ -173,7 +173,7 @@ impl SseDecoder {
                 return self.stop(SseOverflow::Line);
             }
             rest = tail.get(1..).unwrap_or_default();
-            if tail.starts_with('\r') {
+            if tail.as_bytes().first() == Some(&b'\r') {
                 match rest.strip_prefix('\n') {
                     Some(after) => rest = after,
                     None => self.after_cr = rest.is_empty(),
@@ -287,12 +287,19 @@ impl SseDecoder {
 
 /// The value of a `data:` line, if `line` is one.
 fn data_value(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("data")?;
-    match rest.strip_prefix(':') {
-        Some(value) => Some(value.strip_prefix(' ').unwrap_or(value)),
-        // `data` alone is the field with an empty value.
-        None => rest.is_empty().then_some(""),
+    // Compared as bytes: the `str` pattern forms are calls in the module.
+    let (field, rest) = line.split_at_checked(4)?;
+    if field.as_bytes() != b"data" {
+        return None;
     }
+    let skip = match rest.as_bytes() {
+        // `data` alone is the field with an empty value.
+        [] => 0,
+        [b':', b' ', ..] => 2,
+        [b':', ..] => 1,
+        _ => return None,
+    };
+    rest.get(skip..)
 }
 
 /// The byte offset of the first CR or LF in `text`. A byte search: both
@@ -475,6 +482,25 @@ mod tests {
         for split in 0..=bytes.len() {
             let (a, b) = bytes.split_at(split);
             assert_eq!(decode_in(&[a, b]), all, "split at byte {split}");
+        }
+    }
+
+    #[test]
+    fn e1_data_lines_are_told_from_other_fields() {
+        for (line, value) in [
+            ("data", Some("")),
+            ("data:", Some("")),
+            ("data:x", Some("x")),
+            ("data: x", Some("x")),
+            ("data:  x", Some(" x")),
+            ("data\u{e9}: x", None),
+            ("datum: x", None),
+            ("dat", None),
+            ("", None),
+            ("\u{e9}\u{e9}\u{e9}", None),
+            ("event: data", None),
+        ] {
+            assert_eq!(data_value(line), value, "{line:?}");
         }
     }
 

@@ -134,15 +134,17 @@ impl<'a> EventFields<'a> {
         } else {
             loop {
                 let (key_start, escaped) = s.key()?;
-                let literal = text.get(key_start - 1..=s.key_end)?;
+                let key = text.get(key_start..s.key_end)?;
                 let start = s.i;
                 s.value()?;
                 let value = Raw::new(text.get(start..s.i)?);
                 if escaped {
-                    // Rare: a key that needs decoding is decoded.
+                    // Rare: a key that needs decoding is decoded, quotes
+                    // included.
+                    let literal = text.get(key_start - 1..=s.key_end)?;
                     out.set(&decode(literal).into_text(), value);
                 } else {
-                    out.set(literal.get(1..literal.len() - 1)?, value);
+                    out.set(key, value);
                 }
                 s.ws();
                 match s.next()? {
