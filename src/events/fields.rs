@@ -90,12 +90,12 @@ impl Key {
         NAMES[self as usize]
     }
 
-    /// The key named `name`, if the tracker reads that field. Most names
-    /// differ in length, compared first.
-    fn of(name: &str) -> Option<Key> {
+    /// The key named `name` (its UTF-8 bytes), if the tracker reads that
+    /// field. Most names differ in length, compared first.
+    fn of(name: &[u8]) -> Option<Key> {
         let i = NAMES
             .iter()
-            .position(|n| n.len() == name.len() && *n == name)?;
+            .position(|n| n.len() == name.len() && n.as_bytes() == name)?;
         KEYS.get(i).copied()
     }
 }
@@ -113,7 +113,7 @@ impl<'a> EventFields<'a> {
         self.slots[key as usize]
     }
 
-    fn set(&mut self, name: &str, value: Raw<'a>) {
+    fn set(&mut self, name: &[u8], value: Raw<'a>) {
         if let Some(key) = Key::of(name) {
             self.slots[key as usize] = Some(value);
         }
@@ -134,7 +134,8 @@ impl<'a> EventFields<'a> {
         } else {
             loop {
                 let (key_start, escaped) = s.key()?;
-                let key = text.get(key_start..s.key_end)?;
+                // Compared as bytes: slicing the text checks boundaries.
+                let key = s.b.get(key_start..s.key_end)?;
                 let start = s.i;
                 s.value()?;
                 let value = Raw::new(text.get(start..s.i)?);
@@ -142,7 +143,7 @@ impl<'a> EventFields<'a> {
                     // Rare: a key that needs decoding is decoded, quotes
                     // included.
                     let literal = text.get(key_start - 1..=s.key_end)?;
-                    out.set(&decode(literal).into_text(), value);
+                    out.set(decode(literal).into_text().as_bytes(), value);
                 } else {
                     out.set(key, value);
                 }
@@ -491,10 +492,10 @@ mod tests {
     #[test]
     fn every_key_is_found_by_its_name() {
         for key in KEYS {
-            assert_eq!(Key::of(key.name()), Some(key));
+            assert_eq!(Key::of(key.name().as_bytes()), Some(key));
         }
         for name in ["", "typo", "types", "Type", "timestamp", "rawEvent"] {
-            assert_eq!(Key::of(name), None);
+            assert_eq!(Key::of(name.as_bytes()), None);
         }
     }
 

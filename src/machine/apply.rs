@@ -201,6 +201,7 @@ impl Tracker {
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
     fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
+        // One lookup of the call for the whole delta.
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
             return;
@@ -219,9 +220,10 @@ impl Tracker {
         }
         // A delta that adds no text (empty, or a high surrogate held until
         // its pair arrives) changes nothing a snapshot shows: the call keeps
-        // its identical object (rule N1).
-        if self.calls[i].args.text().len() != before {
-            self.touch_text(i);
+        // its identical object (rule N1). Marked as `touch_text` does.
+        if call.args.text().len() != before && !call.dirty {
+            call.dirty = true;
+            self.changes.calls.push(i);
         }
     }
 
