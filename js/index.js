@@ -17,8 +17,8 @@ import { completeHistory } from "./next-run.js";
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
  * awaited it), and warms the stream's code up: `"idle"` (the default) on
- * the page's thread once it is idle (`warmWhenIdle`), `"worker"` on a
- * module worker (js/warm.js), `"off"` not at all.
+ * this thread once it is idle (`warmWhenIdle`), `"worker"` on a module
+ * worker in a browser page (js/warm.js), `"off"` not at all.
  * @param {{ warmUp?: "idle" | "worker" | "off" } | null} [options]
  * @returns {Promise<void>}
  */
@@ -39,16 +39,20 @@ let trackerMade = false;
  * The default warm-up. V8 compiles a wasm function on its first call, and
  * a JS function on its first run, on the thread that runs it: a page's
  * first stream paid about half its main-thread time for that
- * (bench/perf/cold-chromium.mjs). In a browser page, once it is idle and
- * unless it has made a tracker already, the warm-up stream
+ * (bench/perf/cold-chromium.mjs). Once the thread is idle (a browser's
+ * `requestIdleCallback`; elsewhere, Node or a worker, the next turn of its
+ * event loop, a timer that does not keep Node's process alive), and
+ * unless a tracker has been made by then, the warm-up stream
  * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
  * objects, its snapshots read as a component reads them. Resolves whether
- * it ran, cleanly; elsewhere (Node, a worker), `false` at once.
+ * it ran, cleanly.
  */
 function warmWhenIdle() {
-  if (typeof document === "undefined") return false;
-  const later = globalThis.requestIdleCallback ?? setTimeout;
-  return new Promise((resolve) => later(() => resolve(!trackerMade && warmHere())));
+  return new Promise((resolve) => {
+    const run = () => resolve(!trackerMade && warmHere());
+    if (typeof requestIdleCallback === "function") requestIdleCallback(run);
+    else Object(setTimeout(run)).unref?.(); // Node's timer object; a number elsewhere
+  });
 }
 
 function warmHere() {
