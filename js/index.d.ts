@@ -556,7 +556,7 @@ export interface InitOptions {
    * - `"idle"` (default): once the thread is idle (a browser's
    *   `requestIdleCallback`; in Node or a worker, the event loop's next
    *   turn, on a timer that does not keep Node's process alive), and
-   *   unless a tracker has been made by then, a small stream runs through
+   *   unless a tracker has been fed by then, a small stream runs through
    *   two throwaway trackers on this thread (about 15 ms of a page's CPU,
    *   once).
    * - `"worker"`: in a browser page, a module worker runs the stream

@@ -32,8 +32,13 @@ export function init(options) {
 
 const WARM_UPS = ["idle", "worker", "off"];
 
-/** Whether the page has made a tracker (the warm-up's own aside): then its first stream has begun, and there is nothing left to warm. */
-let trackerMade = false;
+/**
+ * Whether a tracker has been fed (the warm-up's own aside): then the first
+ * stream has begun, compiling as it goes, and there is nothing left to
+ * warm. Making one is not enough: an app makes its tracker when it mounts,
+ * long before its first stream.
+ */
+let streamed = false;
 
 /**
  * The default warm-up. V8 compiles a wasm function on its first call, and
@@ -42,14 +47,14 @@ let trackerMade = false;
  * (bench/perf/cold-chromium.mjs). Once the thread is idle (a browser's
  * `requestIdleCallback`; elsewhere, Node or a worker, the next turn of its
  * event loop, a timer that does not keep Node's process alive), and
- * unless a tracker has been made by then, the warm-up stream
+ * unless a tracker has been fed by then, the warm-up stream
  * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
  * objects, its snapshots read as a component reads them. Resolves whether
  * it ran, cleanly.
  */
 function warmWhenIdle() {
   return new Promise((resolve) => {
-    const run = () => resolve(!trackerMade && warmHere());
+    const run = () => resolve(!streamed && warmHere());
     if (typeof requestIdleCallback === "function") requestIdleCallback(run);
     else Object(setTimeout(run)).unref?.(); // Node's timer object; a number elsewhere
   });
@@ -73,7 +78,7 @@ function warmHere() {
   } finally {
     agents.free();
     apps.free();
-    trackerMade = false;
+    streamed = false;
   }
 }
 
@@ -119,7 +124,6 @@ export class ToolCallTracker {
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
-    trackerMade = true;
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);
@@ -310,6 +314,7 @@ export class ToolCallTracker {
    */
   #pushed(method, sse, input, events) {
     const before = this.#builder.snapshot;
+    streamed = true;
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
     const core = this.#live(method);
     let change;

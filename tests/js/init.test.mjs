@@ -49,15 +49,16 @@ test("init refuses options it cannot read, even once the module is ready", async
   await init(null);
 });
 
-test("in Node, the default warm-up runs on the event loop's next turn unless a tracker was made first; no worker starts", async () => {
+test("in Node, the default warm-up runs on the event loop's next turn unless a tracker was fed first; no worker starts", async () => {
   const { warm } = await import("../../pkg/warm.js");
   assert.equal(await warm(new Promise(() => {})), false);
   // Its timer does not keep the process alive: a process with nothing
   // else to do exits without running it. These keep theirs alive.
-  const warmedAfter = (made) =>
+  const warmedAfter = (fed) =>
     freshProcess(
       "",
-      `${made ? "new pkg.ToolCallTracker();" : ""}
+      `const tracker = new pkg.ToolCallTracker();
+      ${fed ? 'tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });' : ""}
       const alive = setTimeout(() => {}, 60_000);
       const { warmed } = await import(${JSON.stringify(pathToFileURL(path.join(pkgDir, "wasm-load.js")).href)});
       console.log(await warmed());
