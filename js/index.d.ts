@@ -550,16 +550,20 @@ export declare function init(options?: InitOptions | null): Promise<void>;
 /** Options of {@link init}. */
 export interface InitOptions {
   /**
-   * How a browser page gets the stream's code compiled before its first
-   * stream (a browser compiles a wasm or JS function on its first call,
-   * on the thread that calls it). Ignored outside a page (Node, a worker).
-   * - `"idle"` (default): once the page is idle, and unless it has made a
-   *   tracker by then, a small stream runs through two throwaway trackers
-   *   on the page's thread (about 15 ms of its CPU, once).
-   * - `"worker"`: a module worker runs the stream through the compiled
-   *   module instead, off the page's thread. It loads two more files
-   *   (about 0.6 KB gzip); where no worker may start (a CSP without
-   *   `worker-src 'self'`), the page loses only the head start.
+   * How the stream's code gets compiled before the first stream (V8
+   * compiles a wasm or JS function on its first call, on the thread that
+   * calls it).
+   * - `"idle"` (default): once the thread is idle (a browser's
+   *   `requestIdleCallback`; in Node or a worker, the event loop's next
+   *   turn, on a timer that does not keep Node's process alive), and
+   *   unless a tracker has been fed by then, a small stream runs through
+   *   two throwaway trackers on this thread (about 15 ms of a page's CPU,
+   *   once).
+   * - `"worker"`: in a browser page, a module worker runs the stream
+   *   through the compiled module instead, off the page's thread. It loads
+   *   two more files (about 0.6 KB gzip); where no worker may start (a CSP
+   *   without `worker-src 'self'`), the page loses only the head start.
+   *   Elsewhere, no warm-up.
    * - `"off"`: no warm-up; the first stream compiles what it runs.
    */
   warmUp?: "idle" | "worker" | "off";

@@ -17,8 +17,8 @@ import { completeHistory } from "./next-run.js";
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
  * awaited it), and warms the stream's code up: `"idle"` (the default) on
- * the page's thread once it is idle (`warmWhenIdle`), `"worker"` on a
- * module worker (js/warm.js), `"off"` not at all.
+ * this thread once it is idle (`warmWhenIdle`), `"worker"` on a module
+ * worker in a browser page (js/warm.js), `"off"` not at all.
  * @param {{ warmUp?: "idle" | "worker" | "off" } | null} [options]
  * @returns {Promise<void>}
  */
@@ -32,23 +32,32 @@ export function init(options) {
 
 const WARM_UPS = ["idle", "worker", "off"];
 
-/** Whether the page has made a tracker (the warm-up's own aside): then its first stream has begun, and there is nothing left to warm. */
-let trackerMade = false;
+/**
+ * Whether a tracker has been fed (the warm-up's own aside): then the first
+ * stream has begun, compiling as it goes, and there is nothing left to
+ * warm. Making one is not enough: an app makes its tracker when it mounts,
+ * long before its first stream.
+ */
+let streamed = false;
 
 /**
  * The default warm-up. V8 compiles a wasm function on its first call, and
  * a JS function on its first run, on the thread that runs it: a page's
  * first stream paid about half its main-thread time for that
- * (bench/perf/cold-chromium.mjs). In a browser page, once it is idle and
- * unless it has made a tracker already, the warm-up stream
+ * (bench/perf/cold-chromium.mjs). Once the thread is idle (a browser's
+ * `requestIdleCallback`; elsewhere, Node or a worker, the next turn of its
+ * event loop, a timer that does not keep Node's process alive), and
+ * unless a tracker has been fed by then, the warm-up stream
  * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
  * objects, its snapshots read as a component reads them. Resolves whether
- * it ran, cleanly; elsewhere (Node, a worker), `false` at once.
+ * it ran, cleanly.
  */
 function warmWhenIdle() {
-  if (typeof document === "undefined") return false;
-  const later = globalThis.requestIdleCallback ?? setTimeout;
-  return new Promise((resolve) => later(() => resolve(!trackerMade && warmHere())));
+  return new Promise((resolve) => {
+    const run = () => resolve(!streamed && warmHere());
+    if (typeof requestIdleCallback === "function") requestIdleCallback(run);
+    else Object(setTimeout(run)).unref?.(); // Node's timer object; a number elsewhere
+  });
 }
 
 function warmHere() {
@@ -69,7 +78,7 @@ function warmHere() {
   } finally {
     agents.free();
     apps.free();
-    trackerMade = false;
+    streamed = false;
   }
 }
 
@@ -115,7 +124,6 @@ export class ToolCallTracker {
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
-    trackerMade = true;
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);
@@ -306,6 +314,7 @@ export class ToolCallTracker {
    */
   #pushed(method, sse, input, events) {
     const before = this.#builder.snapshot;
+    streamed = true;
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
     const core = this.#live(method);
     let change;

@@ -1,5 +1,5 @@
 // The small stream the warm-ups run before a page's first stream: the
-// default one (js/index.js, on the page's thread once it is idle) and the
+// default one (js/index.js, on the same thread once it is idle) and the
 // worker (js/warm-worker.js). One clean run with one call, so that every
 // event reaches the code it is to warm: its argument deltas end inside a
 // string, an escape, a number and a literal, as a model's do, and hold

@@ -14,9 +14,9 @@ let warming = Promise.resolve(false);
  * Compiles and instantiates the wasm module, once; later calls return the
  * same promise. `warmUp` (see `init` in js/index.js): `"worker"` also
  * starts the worker (js/warm.js, loaded only then); `"idle"` then calls
- * `warmHere`, which resolves whether it warmed the page's own thread.
+ * `warmIdle`, which resolves whether it warmed this thread.
  */
-export function init(warmUp, warmHere) {
+export function init(warmUp, warmIdle) {
   if (loading) return loading;
   const compiled = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url));
   if (warmUp === "worker") warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
@@ -24,7 +24,7 @@ export function init(warmUp, warmHere) {
     initSync({ module });
     ready = true;
   });
-  if (warmUp === "idle") warming = loading.then(warmHere, () => false);
+  if (warmUp === "idle") warming = loading.then(warmIdle, () => false);
   return loading;
 }
 

@@ -49,13 +49,31 @@ test("init refuses options it cannot read, even once the module is ready", async
   await init(null);
 });
 
-test("in Node, neither warm-up runs: the process compiles on its own threads already", async () => {
+test("in Node, the default warm-up runs on the event loop's next turn unless a tracker was fed first; no worker starts", async () => {
   const { warm } = await import("../../pkg/warm.js");
   assert.equal(await warm(new Promise(() => {})), false);
-  // The main entry's default warm-up ("idle") resolved `false` at once.
-  await import("../../pkg/index.js");
-  const { warmed } = await import("../../pkg/wasm-load.js");
-  assert.equal(await warmed(), false);
+  // Its timer does not keep the process alive: a process with nothing
+  // else to do exits without running it. These keep theirs alive.
+  const warmedAfter = (fed) =>
+    freshProcess(
+      "",
+      `const tracker = new pkg.ToolCallTracker();
+      ${fed ? 'tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });' : ""}
+      const alive = setTimeout(() => {}, 60_000);
+      const { warmed } = await import(${JSON.stringify(pathToFileURL(path.join(pkgDir, "wasm-load.js")).href)});
+      console.log(await warmed());
+      clearTimeout(alive);`,
+    );
+  assert.equal(warmedAfter(false), "true");
+  assert.equal(warmedAfter(true), "false");
+  const idle = freshProcess(
+    "",
+    `const { warmed } = await import(${JSON.stringify(pathToFileURL(path.join(pkgDir, "wasm-load.js")).href)});
+    let state = "pending";
+    warmed().then((ran) => (state = String(ran)));
+    process.on("exit", () => console.log(state));`,
+  );
+  assert.equal(idle, "pending");
 });
 
 test("the warm-up stream is one clean run, as bytes, as objects, and as a call of the application's tool: so every event reaches the code it is to warm", async () => {
