@@ -10,7 +10,7 @@
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
 import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
-import { warmUpEvents, warmUpFrames, warmUpRun } from "./warm-stream.js";
+import { warmUpEvents, warmUpFrames } from "./warm-stream.js";
 
 import { completeHistory } from "./next-run.js";
 
@@ -62,22 +62,16 @@ function warmWhenIdle() {
 
 function warmHere() {
   const frames = warmUpFrames();
-  // The stream as bytes, a call of the agent's own tool; as objects, a call
-  // of the application's, validated, then answered.
-  const [agents, apps] = [new ToolCallTracker(), new ToolCallTracker()];
-  const read = (snapshot) => void snapshot.openCalls[0]?.partialArgs;
+  const trackers = [new ToolCallTracker(), new ToolCallTracker()];
   try {
-    apps.startRun(warmUpRun());
     warmUpEvents().forEach((event, i) => {
-      read(agents.pushSse(frames[i]));
-      read(event.type === "TOOL_CALL_RESULT" ? apps.answer(event.toolCallId, event.content) : apps.push(event));
+      for (const snapshot of [trackers[0].pushSse(frames[i]), trackers[1].push(event)]) void snapshot.openCalls[0]?.partialArgs;
     });
-    return agents.snapshot().violations.length + apps.snapshot().violations.length === 0;
+    return trackers.every((tracker) => tracker.snapshot().violations.length === 0);
   } catch {
     return false;
   } finally {
-    agents.free();
-    apps.free();
+    for (const tracker of trackers) tracker.free();
     streamed = false;
   }
 }
@@ -140,19 +134,22 @@ export class ToolCallTracker {
 
   /** Reads one AG-UI event object. */
   push(event) {
+    this.#live("push");
+    const events = this.#onEvent && (() => this.#accepted(event));
+    // The stream's commonest event crosses as its two strings, not as JSON.
+    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, argsId, events, argsDelta);
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
-    this.#live("push");
     const text = jsonText(event, "push(event)") ?? "null";
     crossing(text, "push(event)");
-    return this.#pushed("push", false, text, this.#onEvent && (() => this.#accepted(event)));
+    return this.#pushed("push", JSON_TEXT, text, events);
   }
 
   /** Reads one event given as JSON text. */
   pushJson(text) {
     this.#live("pushJson");
     requireString(text, "pushJson(text): text");
-    return this.#pushed("pushJson", false, text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
+    return this.#pushed("pushJson", JSON_TEXT, text, this.#onEvent && (() => this.#accepted(JSON.parse(text))));
   }
 
   /** Reads raw `text/event-stream` input, split anywhere. */
@@ -161,7 +158,7 @@ export class ToolCallTracker {
     const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
-      return this.#pushed("pushSse", true, crossing(bytes, "pushSse(chunk): chunk"), events);
+      return this.#pushed("pushSse", SSE_BYTES, crossing(bytes, "pushSse(chunk): chunk"), events);
     }
     // A string split inside a surrogate pair: crossing into wasm as UTF-8
     // would turn each half into U+FFFD, so the high half waits.
@@ -169,7 +166,7 @@ export class ToolCallTracker {
     const last = text.charCodeAt(text.length - 1);
     this.#carry = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : "";
     if (this.#carry) text = text.slice(0, -1);
-    return this.#pushed("pushSse", true, encoder.encode(crossing(text, "pushSse(chunk): chunk")), events);
+    return this.#pushed("pushSse", SSE_BYTES, encoder.encode(crossing(text, "pushSse(chunk): chunk")), events);
   }
 
   /** The current snapshot (the identical object while nothing changes; still readable after a trap). */
@@ -304,22 +301,24 @@ export class ToolCallTracker {
   }
 
   /**
-   * Reads `input` (SSE bytes with `sse`, else one event's JSON text) into
-   * the live core and folds in what changed; `events()`, when given, lists
+   * Reads `input` into the live core, as `form` says: SSE bytes, one
+   * event's JSON text, or a plain `TOOL_CALL_ARGS` event's `toolCallId`
+   * (and `delta`); then folds in what changed. `events()`, when given, lists
    * the events read for `onEvent`. What changed (see the binding): 0,
    * nothing; 1, a record to take; otherwise text appended to one open
    * call, described by the core's change header at that address and read
    * from wasm memory (no JSON record). The per-event path: no closure, no
    * method looked up by name.
    */
-  #pushed(method, sse, input, events) {
+  #pushed(method, form, input, events, delta) {
     const before = this.#builder.snapshot;
     streamed = true;
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
     const core = this.#live(method);
     let change;
     try {
-      if (sse) core.feedSse(input);
+      if (form === SSE_BYTES) core.feedSse(input);
+      else if (form === ARGS_FIELDS) core.feedArgs(input, delta);
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {
@@ -498,6 +497,42 @@ function kind(v) {
 const fail = (name, what, v) => {
   throw new TypeError(`${name} must be ${what} (got ${kind(v)})`);
 };
+
+/** The forms of `#pushed`'s input. */
+const JSON_TEXT = 0;
+const SSE_BYTES = 1;
+const ARGS_FIELDS = 2;
+
+// The fields of the event `plainArgs` accepted last: read once each, as
+// JSON.stringify would have read them, and passed on at once.
+let argsId = "";
+let argsDelta = "";
+
+/**
+ * Whether `event` is a plain `TOOL_CALL_ARGS` object and no more: own keys
+ * `type`, `toolCallId` and `delta`, the last two whole strings (a lone
+ * surrogate half crosses as JSON, whose escape keeps it for its pair: rule
+ * T4), no `toJSON`. Its fields are then in `argsId` and `argsDelta`, and
+ * the core reads it as it reads its JSON text (`Tracker::push_args`).
+ * Anything else, or what throws here, goes the JSON way.
+ * @param {unknown} event
+ */
+function plainArgs(event) {
+  try {
+    // Object.getPrototypeOf throws for null and undefined, caught below.
+    if (Object.getPrototypeOf(event) !== Object.prototype || Object.keys(event).join() !== "type,toolCallId,delta") return false;
+    const { type, toolCallId, delta, toJSON } = /** @type {any} */ (event);
+    if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return false;
+    argsId = toolCallId;
+    argsDelta = delta;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `s` is a string with no lone surrogate (`isWellFormed`: Node 20, every current browser; without it, none is taken as whole), short enough to cross. */
+const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && s.isWellFormed?.() === true;
 
 function crossing(value, name) {
   if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);

@@ -26,12 +26,3 @@ export const warmUpEvents = () => events.map((json) => JSON.parse(json));
 /** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
 export const warmUpFrames = () => events.map((json) => new TextEncoder().encode(`data: ${json}\n\n`));
 
-/** A run input advertising the stream's tool, with a schema its arguments meet. */
-export const warmUpRun = () => ({
-  threadId: "t",
-  runId: "r",
-  messages: [],
-  tools: [{ name: "search", description: "", parameters: JSON.parse(schema) }],
-});
-
-const schema = '{"type":"object","properties":{"q":{"type":"string","maxLength":99},"n":{"type":"number"},"l":{"type":"array","items":{"enum":[true,null]}},"o":{"type":"object"}},"required":["q"]}';

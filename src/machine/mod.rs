@@ -24,12 +24,13 @@ pub use state::{
 pub use validation::Validation;
 
 use crate::args::ArgsLimits;
-use crate::events::{Event, Tool};
+use crate::events::{Event, EventBody, JsonStr, Tool};
 use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
 use names::{Names, Owners};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use tools::Tools;
 
@@ -250,6 +251,37 @@ impl Tracker {
         }
     }
 
+    /// Reads one `TOOL_CALL_ARGS` event given as its two fields, exactly as
+    /// [`Tracker::push_json`] reads `{"type":"TOOL_CALL_ARGS","toolCallId":
+    /// ...,"delta":...}`, the JSON text `JSON.stringify` makes of them (rule
+    /// S5 counts its length): a binding's event objects need not become
+    /// JSON to cross. The strings are whole text (no lone surrogate half).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#).unwrap();
+    /// t.push_args("c1", r#"{"q":"#).unwrap();
+    /// assert_eq!(t.calls()[0].arguments, r#"{"q":"#);
+    /// ```
+    pub fn push_args(&mut self, tool_call_id: &str, delta: &str) -> Result<(), Violation> {
+        if let Some(f) = &self.fatal {
+            return Err(f.clone());
+        }
+        if args_event_json_len(tool_call_id, delta) > self.options.limits.max_event_bytes {
+            return Err(self.stop_too_long("the event's JSON text"));
+        }
+        self.push_event(&mut Event {
+            owner: None,
+            body: EventBody::ToolCallArgs {
+                tool_call_id: Cow::Borrowed(tool_call_id),
+                delta: JsonStr::new(Cow::Borrowed(delta)),
+            },
+        })
+    }
+
     /// Reads one typed event.
     pub fn push(&mut self, mut event: Event<'_>) -> Result<(), Violation> {
         self.push_event(&mut event)
@@ -257,6 +289,9 @@ impl Tracker {
 
     /// [`Tracker::push`], the event taken by reference: passed by value,
     /// it was copied on every call (a `memory.copy` per event in wasm).
+    /// Not inlined: its callers would each hold a copy of the plan and apply
+    /// steps.
+    #[inline(never)]
     fn push_event(&mut self, event: &mut Event<'_>) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
@@ -449,4 +484,26 @@ impl Tracker {
             max_depth: self.options.limits.max_depth,
         }
     }
+}
+
+/// The length of `{"type":"TOOL_CALL_ARGS","toolCallId":<id>,"delta":<delta>}`
+/// as `JSON.stringify` writes it, in UTF-8 bytes: what
+/// [`Tracker::push_json`] would have been given.
+fn args_event_json_len(tool_call_id: &str, delta: &str) -> usize {
+    const FRAME: usize = r#"{"type":"TOOL_CALL_ARGS","toolCallId":,"delta":}"#.len();
+    FRAME + json_string_len(tool_call_id) + json_string_len(delta)
+}
+
+/// A string's length as a JSON string literal, quotes included, escaped
+/// as `JSON.stringify` escapes it (`"`, `\` and the control characters).
+fn json_string_len(s: &str) -> usize {
+    let escapes: usize = s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 1,
+            0..=0x1f => 5,
+            _ => 0,
+        })
+        .sum();
+    2 + s.len() + escapes
 }

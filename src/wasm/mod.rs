@@ -64,6 +64,14 @@ impl WasmTracker {
         self.tracker.push_json(text).is_ok()
     }
 
+    /// Reads one `TOOL_CALL_ARGS` event given as its two fields (a plain
+    /// event object, read without JSON: `Tracker::push_args`); returns
+    /// whether the stream is still good.
+    #[wasm_bindgen(js_name = feedArgs)]
+    pub fn feed_args(&mut self, tool_call_id: &str, delta: &str) -> bool {
+        self.tracker.push_args(tool_call_id, delta).is_ok()
+    }
+
     /// Reads raw `text/event-stream` bytes, split anywhere (even inside a
     /// UTF-8 sequence); returns whether the stream is still good.
     #[wasm_bindgen(js_name = feedSse)]

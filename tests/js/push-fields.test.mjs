@@ -1,0 +1,111 @@
+// push(event): a plain TOOL_CALL_ARGS object (the stream's commonest
+// event, as @ag-ui/client hands it over) crosses into the core as its two
+// strings, without JSON (Tracker::push_args); anything else crosses as
+// JSON. Either way the tracker reads it as it reads the JSON text
+// `JSON.stringify` makes of it: what is read, what is refused, the
+// errors, and rule S5's event limit.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ToolCallTracker } from "../../pkg/index.js";
+import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+
+const START = [
+  { type: "RUN_STARTED", threadId: "t", runId: "r" },
+  { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
+];
+const argsOf = (delta, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", toolCallId, delta });
+
+/** Counts the core's entry points pushes take, while `fn` runs. */
+function crossings(fn) {
+  const counts = { feedArgs: 0, feedJson: 0 };
+  const saved = {};
+  for (const name of Object.keys(counts)) {
+    saved[name] = WasmTracker.prototype[name];
+    WasmTracker.prototype[name] = function (...args) {
+      counts[name]++;
+      return saved[name].apply(this, args);
+    };
+  }
+  try {
+    fn();
+  } finally {
+    Object.assign(WasmTracker.prototype, saved);
+  }
+  return counts;
+}
+
+/** What a tracker shows after `events` through `push`, or through `pushJson` of their JSON text, with the error each threw. */
+function outcome(events, how, options) {
+  const tracker = new ToolCallTracker(options);
+  const errors = [];
+  for (const event of events) {
+    try {
+      if (how === "push") tracker.push(event);
+      else tracker.pushJson(JSON.stringify(event) ?? "null");
+    } catch (error) {
+      errors.push(`${error.name}: ${error.message}`);
+    }
+  }
+  const { version, calls, violations, fatal } = tracker.snapshot();
+  tracker.free();
+  return JSON.stringify({ version, calls, violations, fatal, errors });
+}
+
+test("a plain TOOL_CALL_ARGS object crosses as its two strings; other events and shapes as JSON", () => {
+  const counts = crossings(() => {
+    const tracker = new ToolCallTracker();
+    for (const event of START) tracker.push(event);
+    tracker.push(argsOf('{"q":'));
+    tracker.push(JSON.parse('{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\\"a"}'));
+    tracker.push({ ...argsOf("b"), timestamp: 1 });
+    tracker.push(argsOf("\ud83d")); // a lone half: JSON keeps it for its pair (rule T4)
+    assert.equal(tracker.push(argsOf('\ude00"}')).calls[0].partialArgs.q, "ab\u{1F600}");
+  });
+  assert.deepEqual(counts, { feedArgs: 2, feedJson: 5 });
+});
+
+test("push(event) reads every shape as pushJson reads its JSON text", () => {
+  class Args {
+    constructor(delta) {
+      Object.assign(this, argsOf(delta));
+    }
+  }
+  const getter = { type: "TOOL_CALL_ARGS", toolCallId: "c1", get delta() { return "[1"; } };
+  const proxy = new Proxy(argsOf("2,"), {});
+  const nullProto = Object.assign(Object.create(null), argsOf("3"));
+  const withToJSON = { ...argsOf("x"), toJSON: () => argsOf("4") };
+  const shapes = [
+    argsOf('{"a":"caf\u00e9 \\"q\\" \\\\ \n\t\u0001\u007f\u2028\u{1F600}"'),
+    argsOf(""),
+    { delta: "5", toolCallId: "c1", type: "TOOL_CALL_ARGS" },
+    argsOf("6", "unknown"),
+    argsOf(7),
+    { type: "TOOL_CALL_ARGS", toolCallId: "c1" },
+    { ...argsOf("8"), rawEvent: { any: 1 } },
+    new Args("9"),
+    getter,
+    proxy,
+    nullProto,
+    withToJSON,
+    argsOf("\udc00 lone"),
+    argsOf(',"z":0}'),
+    { type: "TOOL_CALL_END", toolCallId: "c1" },
+    argsOf("after the end"),
+  ];
+  const events = [...START, ...shapes];
+  assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
+});
+
+test("s5_push_of_a_plain_args_object_meets_the_event_limit_at_its_json_text_s_length", () => {
+  for (const delta of ["x".repeat(40), "\u0001".repeat(8), "\u00e9\u{1F600}".repeat(5), '"\\'.repeat(10)]) {
+    const length = new TextEncoder().encode(JSON.stringify(argsOf(delta))).length;
+    for (const maxEventBytes of [length - 1, length, length + 1]) {
+      const options = { limits: { maxEventBytes } };
+      // The setup's events are shorter than the limit.
+      const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "s" }, argsOf(delta)];
+      const pushed = outcome(events, "push", options);
+      assert.equal(pushed, outcome(events, "pushJson", options), `${JSON.stringify(delta)} at ${maxEventBytes}`);
+      assert.equal(pushed.includes('"code":"S5"'), maxEventBytes < length, `${JSON.stringify(delta)} at ${maxEventBytes}`);
+    }
+  }
+});
