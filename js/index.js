@@ -10,7 +10,6 @@
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
 import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
-import { warmUpEvents, warmUpFrames } from "./warm-stream.js";
 
 import { completeHistory } from "./next-run.js";
 
@@ -27,7 +26,10 @@ export function init(options) {
   if (!WARM_UPS.includes(warmUp) || (options != null && typeof options !== "object")) {
     throw new TypeError('init(options): options must be { warmUp?: "idle" | "worker" | "off" }');
   }
-  return load(warmUp, warmWhenIdle);
+  return load((compiled, loaded) => {
+    if (warmUp === "worker") return import("./warm.js").then((m) => m.warm(compiled, warmUpFrames()), () => false);
+    return warmUp === "idle" ? loaded.then(warmWhenIdle, () => false) : Promise.resolve(false);
+  });
 }
 
 const WARM_UPS = ["idle", "worker", "off"];
@@ -48,7 +50,7 @@ let streamed = false;
  * `requestIdleCallback`; elsewhere, Node or a worker, the next turn of its
  * event loop, a timer that does not keep Node's process alive), and
  * unless a tracker has been fed by then, the warm-up stream
- * (js/warm-stream.js) runs through two throwaway trackers, as bytes and as
+ * (`warmUpStream`) runs through two throwaway trackers, as bytes and as
  * objects, its snapshots read as a component reads them. Resolves whether
  * it ran, cleanly.
  */
@@ -67,7 +69,10 @@ function warmHere() {
     warmUpEvents().forEach((event, i) => {
       for (const snapshot of [trackers[0].pushSse(frames[i]), trackers[1].push(event)]) void snapshot.openCalls[0]?.partialArgs;
     });
-    return trackers.every((tracker) => tracker.snapshot().violations.length === 0);
+    return trackers.every((tracker) => {
+      const { run, violations } = tracker.snapshot();
+      return run.status === "finished" && violations.length === 0;
+    });
   } catch {
     return false;
   } finally {
@@ -75,6 +80,29 @@ function warmHere() {
     streamed = false;
   }
 }
+
+// The small stream both warm-ups run: one clean run with one call, so that
+// every event reaches the code it is to warm. Its argument deltas end
+// inside a string, an escape, a number and a literal, as a model's do, and
+// hold every kind of JSON value. Each event's JSON, as an agent sends it.
+const warmUpStream = [
+  '{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
+  '{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}',
+  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\\"q\\":\\"caf\\\\u00"}',
+  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"e9 \\\\\\"x\\\\\\"\\",\\"n\\":-1.5"}',
+  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"e1,\\"l\\":[true,nu"}',
+  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"ll],\\"o\\":{}}"}',
+  '{"type":"TOOL_CALL_END","toolCallId":"c1"}',
+  '{"type":"TOOL_CALL_RESULT","messageId":"m1","toolCallId":"c1","content":"found"}',
+  '{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
+];
+
+/** The stream's events, as objects. */
+const warmUpEvents = () => warmUpStream.map((json) => JSON.parse(json));
+
+/** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
+const warmUpFrames = () => warmUpStream.map((json) => new TextEncoder().encode(`data: ${json}\n\n`));
+
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {

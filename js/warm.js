@@ -14,12 +14,12 @@
 /**
  * Starts the warm-up's worker, in a browser page, without waiting for
  * `compiled` (the module): the worker starts up while the page compiles
- * it. Resolves whether the warm-up ran to its end; anywhere else (Node, a
+ * it, then runs `frames` (event-stream bytes) through it. Resolves whether the warm-up ran to its end; anywhere else (Node, a
  * worker), or on a page that refuses the worker (its CSP, a bundler that
  * did not emit the file), resolves `false` and the page loses only the
  * head start.
  */
-export function warm(compiled) {
+export function warm(compiled, frames) {
   if (typeof Worker !== "function" || typeof document === "undefined") return Promise.resolve(false);
   return new Promise((resolve) => {
     let worker;
@@ -33,6 +33,6 @@ export function warm(compiled) {
     worker.onmessage = (e) => done(e.data === true);
     worker.onerror = () => done(false);
     worker.onmessageerror = () => done(false);
-    compiled.then((module) => worker.postMessage(module), () => done(false));
+    compiled.then((module) => worker.postMessage({ module, frames }), () => done(false));
   });
 }

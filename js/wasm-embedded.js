@@ -11,19 +11,18 @@ let warming = Promise.resolve(false);
 
 /**
  * Compiles and instantiates the wasm module, once; later calls return the
- * same promise. `warmUp` (see `init` in js/index.js): `"worker"` also
- * starts the worker (js/warm.js, loaded only then); `"idle"` then calls
- * `warmIdle`, which resolves whether it warmed this thread.
+ * same promise. `warm(compiled, loaded)`, given the module's promise and
+ * the instance's, starts the warm-up (`init` in js/index.js) and resolves
+ * whether it ran to its end.
  */
-export function init(warmUp, warmIdle) {
+export function init(warm) {
   if (loading) return loading;
   const compiled = gunzip(wasmGzipBase64).then((bytes) => WebAssembly.compile(bytes));
-  if (warmUp === "worker") warming = import("./warm.js").then((m) => m.warm(compiled), () => false);
   loading = compiled.then((module) => {
     initSync({ module });
     ready = true;
   });
-  if (warmUp === "idle") warming = loading.then(warmIdle, () => false);
+  warming = warm(compiled, loading);
   return loading;
 }
 

@@ -211,9 +211,8 @@ function checkExports() {
 
 /**
  * What a page downloads: `index.js` and the modules it imports, and the
- * wasm module, and the stream the default warm-up runs (`warm-stream.js`).
- * The worker warm-up (`warm.js` and `warm-worker.js`, loaded only by
- * `init({ warmUp: "worker" })`) is apart: `warmUpModules`.
+ * wasm module. The worker warm-up (`warm.js` and `warm-worker.js`, loaded
+ * only by `init({ warmUp: "worker" })`) is apart: `warmUpModules`.
  */
 const pageModules = [
   "index.js",
@@ -222,7 +221,6 @@ const pageModules = [
   "snapshot.js",
   "partial-value.js",
   "next-run.js",
-  "warm-stream.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];

@@ -80,14 +80,9 @@ impl WasmTracker {
     }
 
     /// The whole state, without argument text or values (see
-    /// `SummaryRecord`), as JSON.
-    pub fn summary(&self) -> String {
-        to_json(&SummaryRecord::new(&self.tracker, true))
-    }
-
-    /// The summary with `violations` left empty: a report reads them in
-    /// pages with [`WasmTracker::violations_json`], so millions of warnings
-    /// never become one string.
+    /// `SummaryRecord`), as JSON, with `violations` left empty: a report
+    /// reads them in pages with [`WasmTracker::violations_json`], so
+    /// millions of warnings never become one string.
     #[wasm_bindgen(js_name = summaryWithoutViolations)]
     pub fn summary_without_violations(&self) -> String {
         to_json(&SummaryRecord::new(&self.tracker, false))
