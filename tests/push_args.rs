@@ -33,7 +33,7 @@ fn tracker(max_event_bytes: usize) -> Tracker {
     t
 }
 
-/// The JSON text of the event, as `JSON.stringify` writes it (serde_json
+/// The JSON text of the event, as `JSON.stringify` writes it (`serde_json`
 /// escapes strings the same way).
 fn json_text(id: &str, delta: &str) -> String {
     serde_json::json!({ "type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": delta }).to_string()
