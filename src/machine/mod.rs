@@ -264,7 +264,7 @@ impl Tracker {
     /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
     /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#).unwrap();
     /// t.push_args("c1", r#"{"q":"#).unwrap();
-    /// assert_eq!(t.calls()[0].arguments, r#"{"q":"#);
+    /// assert_eq!(t.calls()[0].args_text(), r#"{"q":"#);
     /// ```
     pub fn push_args(&mut self, tool_call_id: &str, delta: &str) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
