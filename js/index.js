@@ -560,7 +560,7 @@ function plainArgs(event) {
 }
 
 /** Whether `s` is a string with no lone surrogate (`isWellFormed`: Node 20, every current browser; without it, none is taken as whole), short enough to cross. */
-const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && s.isWellFormed?.() === true;
+const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && /** @type {any} */ (s).isWellFormed?.() === true;
 
 function crossing(value, name) {
   if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);
