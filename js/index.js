@@ -543,13 +543,13 @@ let argsDelta = "";
  * T4), no `toJSON`. Its fields are then in `argsId` and `argsDelta`, and
  * the core reads it as it reads its JSON text (`Tracker::push_args`).
  * Anything else, or what throws here, goes the JSON way.
- * @param {unknown} event
+ * @param {any} event
  */
 function plainArgs(event) {
   try {
     // Object.getPrototypeOf throws for null and undefined, caught below.
     if (Object.getPrototypeOf(event) !== Object.prototype || Object.keys(event).join() !== "type,toolCallId,delta") return false;
-    const { type, toolCallId, delta, toJSON } = /** @type {any} */ (event);
+    const { type, toolCallId, delta, toJSON } = event;
     if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return false;
     argsId = toolCallId;
     argsDelta = delta;
@@ -560,7 +560,7 @@ function plainArgs(event) {
 }
 
 /** Whether `s` is a string with no lone surrogate (`isWellFormed`: Node 20, every current browser; without it, none is taken as whole), short enough to cross. */
-const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && /** @type {any} */ (s).isWellFormed?.() === true;
+const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && s.isWellFormed?.() === true;
 
 function crossing(value, name) {
   if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);
