@@ -30,6 +30,7 @@ use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
 use names::{Names, Owners};
+use plan::Plan;
 use std::collections::HashMap;
 use tools::Tools;
 
@@ -262,11 +263,13 @@ impl Tracker {
             return Err(f.clone());
         }
         let index = self.events_seen;
-        // The plan is applied where it lies: moved out, it was copied.
-        match self.plan(index, event) {
-            Ok(ref mut plan) => {
+        // The plan is filled and applied where it lies: moved, it was
+        // copied.
+        let mut plan = Plan::new(index);
+        match self.plan(&mut plan, event) {
+            Ok(()) => {
                 self.events_seen += 1;
-                self.apply(plan);
+                self.apply(&mut plan);
                 Ok(())
             }
             Err(v) => Err(self.stop(v)),
