@@ -146,6 +146,35 @@ impl Tracker {
         })
     }
 
+    /// [`Tracker::charge`] for a plan whose one op appends `added` bytes
+    /// of argument text to open call `i`, the commonest: only the budget
+    /// can refuse it, and the general path cost a tenth more per delta.
+    pub(crate) fn charge_delta(
+        &self,
+        plan: &mut Plan,
+        i: usize,
+        added: usize,
+    ) -> Result<(), Violation> {
+        let call = &self.calls[i];
+        let cost = self.delta_cost(call.args_text().len(), call.args_error.is_some(), added);
+        if let Some(message) = self.over_budget(cost) {
+            return Err(plan.fatal("S5", message).with_call(&call.id));
+        }
+        plan.cost = cost;
+        Ok(())
+    }
+
+    /// What appending `added` bytes to a call's `len` bytes of argument
+    /// text keeps: nothing if the call's text was refused already, or if
+    /// the delta takes it past the per-call limit (refused, not kept).
+    fn delta_cost(&self, len: usize, refused: bool, added: usize) -> usize {
+        if !refused && len + added <= self.options.limits.max_args_bytes {
+            added
+        } else {
+            0
+        }
+    }
+
     /// Why keeping `cost` more bytes would exceed `max_thread_bytes`, if
     /// it would; keeping nothing never does.
     pub(crate) fn over_budget(&self, cost: usize) -> Option<String> {
@@ -209,11 +238,7 @@ impl Tracker {
                     }
                     CallRef::Last => (*last_len, false),
                 };
-                // A delta past the per-call limit is refused, not kept.
-                let added = delta.text.len();
-                if !refused && len + added <= self.options.limits.max_args_bytes {
-                    c.cost += added;
-                }
+                c.cost += self.delta_cost(len, refused, delta.text.len());
             }
             Op::Result {
                 call,

@@ -187,11 +187,20 @@ impl Tracker {
             } => {
                 let i =
                     self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
-                if !delta.is_empty() {
-                    plan.ops
-                        .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+                if delta.is_empty() {
+                    return self.charge(plan);
                 }
-                return self.charge(plan);
+                // Alone in its plan (no lane closed before it), the delta
+                // is charged by itself.
+                let alone = plan.ops.first.is_none();
+                let added = delta.text.len();
+                plan.ops
+                    .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+                return if alone {
+                    self.charge_delta(plan, i, added)
+                } else {
+                    self.charge(plan)
+                };
             }
             body => std::mem::replace(body, EventBody::SubagentStarted),
         };
