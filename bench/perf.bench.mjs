@@ -301,7 +301,10 @@ function report({ machine, node, chromium, coldN, coldC }) {
     [
       goal("(a) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.a["ours/floor"], (x) => x <= 3),
       goal("(b) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.b["ours/floor"], (x) => x <= 3),
+      goal("(a) the same through `push(event)`", (r) => r.a["oursPush/floor"], (x) => x <= 3),
+      goal("(b) the same through `push(event)`", (r) => r.b["oursPush/floor"], (x) => x <= 3),
       goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
+      goal("(b) in one chunk: ours / floor at most 1.2x", (r) => r.b["oursMany/floorMany"], (x) => x <= 1.2),
       [
         "cold, first 1 KB stream: client / ours per event at least 3x",
         verdict(median(coldRatio(coldN)), (x) => x >= 3),
