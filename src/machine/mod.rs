@@ -30,6 +30,7 @@ use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
 use names::{Names, Owners};
+use plan::Plan;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use tools::Tools;
@@ -289,19 +290,18 @@ impl Tracker {
 
     /// [`Tracker::push`], the event taken by reference: passed by value,
     /// it was copied on every call (a `memory.copy` per event in wasm).
-    /// Not inlined: its callers would each hold a copy of the plan and apply
-    /// steps.
-    #[inline(never)]
     fn push_event(&mut self, event: &mut Event<'_>) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
         let index = self.events_seen;
-        // The plan is applied where it lies: moved out, it was copied.
-        match self.plan(index, event) {
-            Ok(ref mut plan) => {
+        // The plan is filled and applied where it lies: moved, it was
+        // copied.
+        let mut plan = Plan::new(index);
+        match self.plan(&mut plan, event) {
+            Ok(()) => {
                 self.events_seen += 1;
-                self.apply(plan);
+                self.apply(&mut plan);
                 Ok(())
             }
             Err(v) => Err(self.stop(v)),

@@ -78,10 +78,34 @@ pub(crate) enum Op<'a> {
     Record(Violation),
 }
 
+/// A plan's ops, in order. The first is held in place: most events make
+/// one op, and a plan that allocated its list paid an allocation and a
+/// free on every event (a tenth of the core's time per argument delta).
+#[derive(Default)]
+pub(crate) struct Ops<'a> {
+    /// The first op, if any.
+    pub first: Option<Op<'a>>,
+    /// The ops after it (none while `first` is empty). Readers handle
+    /// `first` and then these, in plain loops: a chained iterator weighed
+    /// more in the module.
+    pub rest: Vec<Op<'a>>,
+}
+
+impl<'a> Ops<'a> {
+    pub fn push(&mut self, op: Op<'a>) {
+        // `first` is filled first and never emptied but by consuming.
+        if self.first.is_none() {
+            self.first = Some(op);
+        } else {
+            self.rest.push(op);
+        }
+    }
+}
+
 /// The operations of one event, and the calls they close so far.
 pub(crate) struct Plan<'a> {
     pub index: usize,
-    pub ops: Vec<Op<'a>>,
+    pub ops: Ops<'a>,
     /// Calls an earlier op of this plan closes. A sorted list, one
     /// hash-set instantiation less in the wasm module: plans close calls in
     /// ascending runs (the lanes', sorted, then the open set's), so an
@@ -96,10 +120,7 @@ impl Plan<'_> {
     pub fn new(index: usize) -> Self {
         Plan {
             index,
-            // Most events make one op: room for just one keeps the list a
-            // small allocation, which the allocator serves from its exact
-            // size bins (four ops take it past 256 bytes, into its trees).
-            ops: Vec::with_capacity(1),
+            ops: Ops::default(),
             closing: Indices::default(),
             new_calls: 0,
             cost: 0,
@@ -144,18 +165,19 @@ impl Tracker {
         self.calls[index].status == CallStatus::Open && !plan.closing.contains(&index)
     }
 
-    /// Turns one event into a plan, or the fatal violation it commits. The
-    /// event is taken by reference and what the plan keeps of it moved out:
-    /// passed by value, it was copied whole on the way (a `memory.copy`
-    /// per event in wasm).
+    /// Turns one event into `plan` (new, made by the caller), or the fatal
+    /// violation it commits. The event is taken by reference and what the
+    /// plan keeps of it moved out, and the plan is filled where the caller
+    /// keeps it: either, passed or returned by value, was copied whole on
+    /// the way (a `memory.copy` per event in wasm).
     pub(crate) fn plan<'a>(
         &self,
-        index: usize,
+        plan: &mut Plan<'a>,
         event: &mut Event<'a>,
-    ) -> Result<Plan<'a>, Violation> {
-        let mut plan = Plan::new(index);
-        self.check_lifecycle(&plan, event)?;
-        self.plan_lane_closing(&mut plan, event);
+    ) -> Result<(), Violation> {
+        let index = plan.index;
+        self.check_lifecycle(plan, event)?;
+        self.plan_lane_closing(plan, event);
         let owner = event.owner.take();
         let body = match &mut event.body {
             // The commonest event, read where it lies.
@@ -163,19 +185,22 @@ impl Tracker {
                 tool_call_id,
                 delta,
             } => {
-                let i = self.open_call(
-                    &plan,
-                    tool_call_id,
-                    owner.as_deref(),
-                    "T1",
-                    "TOOL_CALL_ARGS",
-                )?;
-                if !delta.is_empty() {
-                    plan.ops
-                        .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+                let i =
+                    self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
+                if delta.is_empty() {
+                    return self.charge(plan);
                 }
-                self.charge(&mut plan)?;
-                return Ok(plan);
+                // Alone in its plan (no lane closed before it), the delta
+                // is charged by itself.
+                let alone = plan.ops.first.is_none();
+                let added = delta.text.len();
+                plan.ops
+                    .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+                return if alone {
+                    self.charge_delta(plan, i, added)
+                } else {
+                    self.charge(plan)
+                };
             }
             body => std::mem::replace(body, EventBody::SubagentStarted),
         };
@@ -193,13 +218,13 @@ impl Tracker {
                 });
                 if let Some(input) = input {
                     plan.ops.push(Op::RunTools(input.tools, true));
-                    self.plan_seed(&mut plan, input.messages, true)?;
+                    self.plan_seed(plan, input.messages, true)?;
                 }
             }
             EventBody::RunFinished {
                 result, outcome, ..
             } => {
-                self.check_nothing_left_open(&plan)?;
+                self.check_nothing_left_open(plan)?;
                 plan.ops.push(Op::RunFinished { result, outcome });
             }
             EventBody::RunError { message, code } => {
@@ -216,14 +241,14 @@ impl Tracker {
                 owner.map(Text::into_owned),
             )),
             EventBody::TextMessageChunk { message_id, .. } => {
-                self.plan_text_chunk(&mut plan, owner, message_id)?;
+                self.plan_text_chunk(plan, owner, message_id)?;
             }
             EventBody::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
                 parent_message_id,
             } => self.plan_start(
-                &mut plan,
+                plan,
                 tool_call_id,
                 tool_call_name,
                 parent_message_id,
@@ -231,13 +256,8 @@ impl Tracker {
                 None,
             )?,
             EventBody::ToolCallEnd { tool_call_id } => {
-                let i = self.open_call(
-                    &plan,
-                    &tool_call_id,
-                    owner.as_deref(),
-                    "T2",
-                    "TOOL_CALL_END",
-                )?;
+                let i =
+                    self.open_call(plan, &tool_call_id, owner.as_deref(), "T2", "TOOL_CALL_END")?;
                 plan.end(i);
             }
             EventBody::ToolCallChunk {
@@ -246,7 +266,7 @@ impl Tracker {
                 parent_message_id,
                 delta,
             } => self.plan_tool_chunk(
-                &mut plan,
+                plan,
                 ToolChunk {
                     owner,
                     id: tool_call_id,
@@ -270,10 +290,10 @@ impl Tracker {
                     event_index: Some(index),
                     rejected: false,
                 };
-                self.plan_result(&mut plan, tool_call_id.into_owned(), result);
+                self.plan_result(plan, tool_call_id.into_owned(), result);
             }
             EventBody::MessagesSnapshot { messages } => {
-                self.plan_seed(&mut plan, messages, false)?;
+                self.plan_seed(plan, messages, false)?;
             }
             EventBody::Other {
                 family: Family::Unknown,
@@ -295,8 +315,7 @@ impl Tracker {
             | EventBody::SubagentError
             | EventBody::Other { .. } => {}
         }
-        self.charge(&mut plan)?;
-        Ok(plan)
+        self.charge(plan)
     }
 
     /// Rules L1-L3: which events the run status admits.
