@@ -103,7 +103,6 @@ const warmUpEvents = () => warmUpStream.map((json) => JSON.parse(json));
 /** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
 const warmUpFrames = () => warmUpStream.map((json) => new TextEncoder().encode(`data: ${json}\n\n`));
 
-
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
   constructor(violation) {
