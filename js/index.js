@@ -101,7 +101,7 @@ const warmUpStream = [
 const warmUpEvents = () => warmUpStream.map((json) => JSON.parse(json));
 
 /** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
-const warmUpFrames = () => warmUpStream.map((json) => new TextEncoder().encode(`data: ${json}\n\n`));
+const warmUpFrames = () => warmUpStream.map((json) => encoder.encode(`data: ${json}\n\n`));
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
@@ -547,7 +547,9 @@ let argsDelta = "";
 function plainArgs(event) {
   try {
     // Object.getPrototypeOf throws for null and undefined, caught below.
-    if (Object.getPrototypeOf(event) !== Object.prototype || Object.keys(event).join() !== "type,toolCallId,delta") return false;
+    if (Object.getPrototypeOf(event) !== Object.prototype) return false;
+    const keys = Object.keys(event);
+    if (keys.length !== 3 || keys[0] !== "type" || keys[1] !== "toolCallId" || keys[2] !== "delta") return false;
     const { type, toolCallId, delta, toJSON } = event;
     if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return false;
     argsId = toolCallId;

@@ -14,10 +14,10 @@
 /**
  * Starts the warm-up's worker, in a browser page, without waiting for
  * `compiled` (the module): the worker starts up while the page compiles
- * it, then runs `frames` (event-stream bytes) through it. Resolves whether the warm-up ran to its end; anywhere else (Node, a
- * worker), or on a page that refuses the worker (its CSP, a bundler that
- * did not emit the file), resolves `false` and the page loses only the
- * head start.
+ * it, then runs `frames` (event-stream bytes) through it. Resolves
+ * whether the warm-up ran to its end; anywhere else (Node, a worker), or
+ * on a page that refuses the worker (its CSP, a bundler that did not emit
+ * the file), resolves `false` and the page loses only the head start.
  */
 export function warm(compiled, frames) {
   if (typeof Worker !== "function" || typeof document === "undefined") return Promise.resolve(false);

@@ -9,13 +9,13 @@
 // copy). As in the page, the stream starts once the process is idle and
 // ours' warm-up has ended: a server's first stream comes after it started.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { coldImport, coldStream } from "./measure.mjs";
 import { scenario, sseChunks } from "./streams.mjs";
 
 const lib = process.argv[2];
 if (!["ours", "off", "ref"].includes(lib)) throw new Error("usage: node bench/perf/cold-node.mjs ours|off|ref [pkgDir]");
-const dir = process.argv[3] ? path.resolve(process.argv[3]) : path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "pkg");
+const dir = process.argv[3] ? path.resolve(process.argv[3]) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "pkg");
 const file = (name) => pathToFileURL(path.join(dir, name)).href;
 const chunks = sseChunks(scenario("cold"));
 const load = async () => {
