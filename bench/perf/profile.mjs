@@ -1,6 +1,6 @@
 // Where the steady-state time goes: a V8 CPU profile of ours on the
 // scenarios of `npm run bench`, summed by function (self time) and by layer.
-//   node bench/perf/profile.mjs [a|b|cold ...] [--chromium] [--save DIR]
+//   node bench/perf/profile.mjs [a|b|a-many|b-many|cold ...] [--chromium] [--save DIR]
 // (after `npm run build`; --save keeps the .cpuprofile files for DevTools).
 // It runs pkg/ with its wasm module re-optimised exactly as the build does
 // but keeping the function names (the build strips them), so that the
@@ -22,15 +22,26 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
-import { scenario, sseChunks } from "./streams.mjs";
+import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const PASSES = 5;
+const PASSES = +(process.env.PROFILE_PASSES ?? 5);
+
+/**
+ * The chunks of scenario `key`, one event each; `a-many` and `b-many`: the
+ * goal's one chunk holding every event up to the last delta.
+ */
+function chunksOf(key) {
+  const [name, many] = key.split("-");
+  const events = scenario(name);
+  if (many !== "many") return sseChunks(events);
+  return [oneChunk(events.slice(0, events.findLastIndex((e) => e.type === "TOOL_CALL_ARGS") + 1))];
+}
 
 /** In the profiled process: warm up, then the measured passes under the profiler. */
 async function profiled(pkgDir, key) {
   const { ToolCallTracker } = await import(pathToFileURL(path.join(pkgDir, "index.js")).href);
-  const chunks = sseChunks(scenario(key));
+  const chunks = chunksOf(key);
   oursSse(ToolCallTracker, chunks);
   const session = new Session();
   session.connect();

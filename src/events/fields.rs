@@ -160,6 +160,36 @@ impl<'a> EventFields<'a> {
     }
 }
 
+/// The two strings of a `TOOL_CALL_ARGS` event written exactly as
+/// `JSON.stringify` writes one (these keys in this order, no whitespace,
+/// no escape in the id): the id, and the delta's literal (quotes included)
+/// with whether it holds an escape; `None` for any other text, which the
+/// general pass reads. Nearly every event of a stream is one: matched as
+/// fixed bytes, it skips the key lookups and the type dispatch, a quarter
+/// of the core's time per event.
+pub(crate) fn plain_args(text: &str) -> Option<(&str, &str, bool)> {
+    const HEAD: &[u8] = br#"{"type":"TOOL_CALL_ARGS","toolCallId":""#;
+    const MIDDLE: &[u8] = br#","delta":""#;
+    let b = text.as_bytes();
+    if b.get(..HEAD.len())? != HEAD {
+        return None;
+    }
+    let mut s = Scanner::at_start(text);
+    s.i = HEAD.len();
+    if s.string()? {
+        return None;
+    }
+    let id = text.get(HEAD.len()..s.i - 1)?;
+    let delta_start = s.i + MIDDLE.len();
+    if b.get(s.i..delta_start)? != MIDDLE {
+        return None;
+    }
+    s.i = delta_start;
+    let escaped = s.string()?;
+    let delta = text.get(delta_start - 1..s.i)?;
+    (b.get(s.i..)? == b"}").then_some((id, delta, escaped))
+}
+
 /// Whether `text` is one JSON value, whitespace around it allowed: the
 /// syntax `serde_json` checks, without its depth limit. If not, what is
 /// wrong and where, worded as `serde_json` words it.

@@ -5,7 +5,7 @@
 //! `TOOL_CALL_ARGS`); opaque payloads stay raw text ([`Opaque`]), and only
 //! the rare nested payloads the tracker reads are read further.
 
-use super::fields::{EventFields, Key};
+use super::fields::{plain_args, EventFields, Key};
 use super::json::{self, JsonStr, Kind, Raw, Scalar};
 use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
 
@@ -61,9 +61,25 @@ impl<'a> Check<'_, 'a> {
     }
 }
 
+/// Reads one event from JSON text: a `TOOL_CALL_ARGS` event as
+/// `JSON.stringify` writes it by fixed bytes ([`plain_args`]), any other
+/// by [`read_fields`], which reads the same event from such text.
+pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
+    match plain_args(text) {
+        Some((id, delta, escaped)) => Ok(Event {
+            owner: None,
+            body: EventBody::ToolCallArgs {
+                tool_call_id: Text::Borrowed(id),
+                delta: json::decode_literal((delta, escaped)),
+            },
+        }),
+        None => read_fields(text),
+    }
+}
+
 /// Reads one event from JSON text, in one pass ([`EventFields::scan`]);
 /// text that is not an object is checked again, to word the error.
-pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
+fn read_fields(text: &str) -> Result<Event<'_>, EventError> {
     let mut fields = EventFields::default();
     let Some(()) = fields.scan(text) else {
         return Err(EventError::e2(match Raw::checked(text) {
@@ -206,4 +222,74 @@ fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> 
         content,
         error: c.optional(Key::Error)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const HEAD: &str = r#"{"type":"TOOL_CALL_ARGS","toolCallId":"#;
+
+    /// The fixed-bytes path reads what the general one reads; `fixed` says
+    /// whether the text took it.
+    fn agrees(text: &str, fixed: bool) {
+        assert_eq!(plain_args(text).is_some(), fixed, "{text}");
+        assert_eq!(read(text), read_fields(text), "{text}");
+    }
+
+    #[test]
+    fn e2_plain_args_events_read_as_the_general_pass_reads_them() {
+        for tail in [
+            r#""c1","delta":"{\"a\":1"}"#,
+            r#""c1","delta":""}"#,
+            r#""","delta":"x"}"#,
+            r#""cé😀","delta":"x"}"#,
+            r#""c1","delta":"\ud83d"}"#,
+            r#""c1","delta":"\ude00 \" \\ \/ \b\f\n\r\t \u00e9 “😀”"}"#,
+            r#""c1","delta":"\ud83d\ude00"}"#,
+        ] {
+            agrees(&format!("{HEAD}{tail}"), true);
+        }
+        for tail in [
+            // An id with an escape, and every other spelling: the general pass.
+            r#""c\u0031","delta":"x"}"#,
+            r#""c1","delta":"x"} "#,
+            r#""c1","delta":"x","subagentRunId":"s"}"#,
+            r#""c1", "delta":"x"}"#,
+            r#""c1","delta":"x","delta":"y"}"#,
+            r#""c1","delta":1}"#,
+            r#""c1","delta":null}"#,
+            r#""c1"}"#,
+            r#"1,"delta":"x"}"#,
+            // Refused: the general pass words the error.
+            r#""c1","delta":"x"#,
+            r#""c1","delta":"\x"}"#,
+            "\"c1\",\"delta\":\"\u{1}\"}",
+            r#""c1","delta":"x"}}"#,
+            r#""c1","delta":"x""#,
+            r#""c1"#,
+            "",
+        ] {
+            agrees(&format!("{HEAD}{tail}"), false);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn e2_any_args_event_reads_as_the_general_pass_reads_it(
+            id in "[a-z0-9\"\\\\]{0,4}",
+            delta in "[a-z \"\\\\/nu0-9dD8é😀\u{1}]{0,12}",
+            tail in prop::sample::select(vec!["}", "} ", "", ",\"x\":1}"]),
+        ) {
+            let text = format!(r#"{HEAD}"{id}","delta":"{delta}"{tail}"#);
+            prop_assert_eq!(read(&text), read_fields(&text));
+            let text = format!(
+                r#"{HEAD}{},"delta":{}{tail}"#,
+                serde_json::to_string(&id).unwrap(),
+                serde_json::to_string(&delta).unwrap()
+            );
+            prop_assert_eq!(read(&text), read_fields(&text));
+        }
+    }
 }
