@@ -417,7 +417,9 @@ has tiered the JS and the wasm up. In Node, \`@ag-ui/client\` is imported from n
 the page loads it bundled and minified (rolldown), as an application ships
 it.
 \`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
-the time, by layer and by function.
+the time, by layer and by function (\`a-many\` and \`b-many\`: in one
+chunk). \`node bench/perf/builds.mjs <pkgA> <pkgB>\` runs the same
+pipelines for two builds side by side in one process.
 `;
 
 // ---- main -----------------------------------------------------------------------
