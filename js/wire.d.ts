@@ -343,8 +343,8 @@ export type Limits = {
    */
   maxEventBytes?: number;
   /**
-   * Most bytes the thread may retain, all told (argument text and parsed
-   * arguments, results, ids, names, history, violations); more is fatal.
+   * Most bytes the thread may retain, all told (argument text, results,
+   * ids, names, history); more is fatal.
    */
   maxThreadBytes?: number;
   /**

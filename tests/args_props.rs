@@ -335,6 +335,8 @@ proptest! {
             }
         }
         prop_assert_eq!(args.text(), text.as_str());
+        // What the tracker keeps at the end, decided without a value.
+        prop_assert_eq!(args.check().is_ok(), serde_json::from_str::<Value>(&text).is_ok());
         match (args.finish(), serde_json::from_str::<Value>(&text)) {
             (Ok(ours), Ok(theirs)) => prop_assert_eq!(ours, theirs),
             (Err(e), Err(_)) => {

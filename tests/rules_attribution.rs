@@ -167,7 +167,7 @@ fn a5_history_seeds_owners_calls_and_answers() {
     assert!(h1.from_history);
     assert_eq!(h1.owner.as_deref(), Some("s1"));
     assert_eq!(h1.parent_message_id.as_deref(), Some("m1"));
-    assert_eq!(h1.arguments().unwrap().as_ref().unwrap(), &json!({"q": 1}));
+    assert_eq!(h1.arguments().unwrap().unwrap(), json!({"q": 1}));
     assert_eq!(h1.results[0].source, ResultSource::History);
     assert_eq!(h1.results[0].content, json!("found"));
     let h2 = t.call("h2").unwrap();

@@ -75,7 +75,7 @@ fn c3_chunks_expand_into_start_args_end() {
     feed(&mut t, &[chunk(Some("b"), Some("g"), "")]);
     let a = t.call("a").unwrap();
     assert_eq!(a.status, CallStatus::Complete);
-    assert_eq!(a.arguments().unwrap().as_ref().unwrap(), &json!({"x": 1}));
+    assert_eq!(a.arguments().unwrap().unwrap(), json!({"x": 1}));
     let b = t.call("b").unwrap();
     assert_eq!((b.status, b.args_text()), (CallStatus::Open, ""));
 }

@@ -174,7 +174,7 @@ fn s5_argument_limit_marks_the_call_and_keeps_going() {
     assert_eq!(a.status, CallStatus::Complete);
     assert_eq!(a.args_error().unwrap().kind, ArgsErrorKind::Limit);
     assert_eq!(
-        a.arguments().unwrap().as_ref().unwrap_err().kind,
+        a.arguments().unwrap().unwrap_err().kind,
         ArgsErrorKind::Limit
     );
     assert_eq!(codes(&t), ["S5"]);

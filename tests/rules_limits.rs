@@ -112,28 +112,39 @@ fn s5_many_calls_with_large_arguments_stop_at_the_thread_budget() {
     let (i, v) = refused.expect("the thread budget stops the stream");
     assert_s5(&v, "limits.maxThreadBytes");
     assert_eq!(v.tool_call_id.as_deref(), Some(format!("c{i}").as_str()));
-    // Each call keeps its text and its parsed value: about 32 KiB.
-    assert!((6..9).contains(&i), "stopped at call {i}");
+    // Each call keeps its text, and no parsed value: about 16 KiB.
+    assert!((14..17).contains(&i), "stopped at call {i}");
     assert!(t.retained_bytes() <= 256 * 1024);
     assert_eq!(t.call("c0").unwrap().args_text(), text);
 }
 
 #[test]
-fn s5_parsed_arguments_count_at_their_size_in_memory() {
-    // 4 KiB of `0,` parse into 2048 values, far more than 4 KiB of memory.
+fn s5_complete_arguments_are_kept_and_charged_as_their_text_alone() {
+    // 4 KiB of `0,` would parse into 2048 values, far more than 4 KiB of
+    // memory: the tracker keeps the text, and no value, so the end of the
+    // call keeps nothing more and passes a budget the text nearly spends.
+    let text = format!("[{}0]", "0,".repeat(2047));
+    let mut t = with_limits(Limits::default());
+    feed(&mut t, &[start("c", "f"), args("c", &text)]);
+    let open = t.retained_bytes();
+    assert!(open > text.len());
     let limits = Limits {
-        max_thread_bytes: 16 * 1024,
+        max_thread_bytes: open,
         ..Limits::default()
     };
     let mut t = with_limits(limits);
-    let text = format!("[{}0]", "0,".repeat(2047));
-    feed(&mut t, &[start("c", "f"), args("c", &text)]);
-    let v = push(&mut t, end("c")).unwrap_err();
+    feed(&mut t, &[start("c", "f"), args("c", &text), end("c")]);
+    assert_eq!(t.retained_bytes(), open);
+    let call = t.call("c").unwrap();
+    assert_eq!(
+        call.arguments().unwrap().unwrap().as_array().unwrap().len(),
+        2048
+    );
+    // One byte of text more is over it.
+    let mut t = with_limits(limits);
+    feed(&mut t, &[start("c", "f")]);
+    let v = push(&mut t, args("c", &format!(" {text}"))).unwrap_err();
     assert_s5(&v, "limits.maxThreadBytes");
-    assert_eq!(v.tool_call_id.as_deref(), Some("c"));
-    // Refused before anything changed: the call is still open.
-    assert_eq!(t.call("c").unwrap().args_text(), text);
-    assert!(t.call("c").unwrap().arguments().is_none());
 }
 
 #[test]

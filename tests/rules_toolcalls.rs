@@ -75,10 +75,7 @@ fn t5_open_call_has_text_but_no_final_arguments() {
     feed(&mut t, &[args("c1", r#"ris"}"#), end("c1")]);
     let call = t.call("c1").unwrap();
     assert!(call.partial().is_none(), "no partial value once closed");
-    assert_eq!(
-        call.arguments().unwrap().as_ref().unwrap(),
-        &json!({"city": "Paris"})
-    );
+    assert_eq!(call.arguments().unwrap().unwrap(), json!({"city": "Paris"}));
 }
 
 #[test]
@@ -87,7 +84,7 @@ fn t6_unparseable_text_is_recorded_not_fatal() {
     feed(&mut t, &whole_call("c1", "f", "{\"a\": tru"));
     let call = t.call("c1").unwrap();
     assert_eq!(call.status, CallStatus::Complete);
-    let err = call.arguments().unwrap().as_ref().unwrap_err();
+    let err = call.arguments().unwrap().unwrap_err();
     assert_eq!(err.kind, ArgsErrorKind::Parse);
     assert!(t.violations().is_empty() && t.fatal().is_none());
 }
@@ -105,10 +102,7 @@ fn t7_reopen_appends_to_the_text_and_counts() {
     feed(&mut t, &[end("c1")]);
     let call = t.call("c1").unwrap();
     assert_eq!(call.args_text(), "{\"a\":1}");
-    assert_eq!(
-        call.arguments().unwrap().as_ref().unwrap(),
-        &json!({"a": 1})
-    );
+    assert_eq!(call.arguments().unwrap().unwrap(), json!({"a": 1}));
     assert_eq!(t.calls().len(), 1);
 }
 

@@ -309,9 +309,9 @@ fn s5_a_spent_budget_then_arguments_of_millions_of_values_stay_below_256_mb() {
     if in_browser() {
         return;
     }
-    // The worst an event can take while it is applied: arguments at the
-    // call limit, all zeros, parsed into two million values at the end,
-    // with the thread budget nearly spent (7 calls of 4 MiB).
+    // Arguments at the call limit, all zeros, two million values, with
+    // the thread budget nearly spent (7 calls of 4 MiB): the end parses
+    // nothing into memory (the text was read as it came), so it passes.
     let mut tracker = started();
     for i in 0..7 {
         for event in call_at_the_limit(&format!("a{i}")) {
@@ -319,7 +319,7 @@ fn s5_a_spent_budget_then_arguments_of_millions_of_values_stay_below_256_mb() {
             assert!(r["fatal"].is_null(), "call {i}");
         }
     }
-    // Arguments of two million zeros, in two deltas: parsed at the end.
+    // Arguments of two million zeros, in two deltas.
     let zeros = serde_json::to_string(&"0,".repeat((1 << 20) - 16)).unwrap();
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c","toolCallName":"f"}"#);
     tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"["}"#);
@@ -330,6 +330,8 @@ fn s5_a_spent_budget_then_arguments_of_millions_of_values_stay_below_256_mb() {
     }
     tracker.push_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"0]"}"#);
     let r = record(tracker.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c"}"#));
-    assert_eq!(r["fatal"]["code"], "S5");
+    assert!(r["fatal"].is_null());
+    assert_eq!(r["calls"][0]["status"], "complete");
+    assert_eq!(r["calls"][0]["parsed"], true);
     assert!(wasm_memory_bytes() < MEMORY_CEILING);
 }

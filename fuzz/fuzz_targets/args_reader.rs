@@ -93,6 +93,8 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(whole.limit_error(), reader.limit_error());
     let finished = reader.finish();
     assert_eq!(finished, whole.finish());
+    // What the tracker keeps at the end, decided without the value.
+    assert_eq!(reader.check(), finished.as_ref().map(drop).map_err(Clone::clone));
 
     let serde = serde_json::from_str::<Value>(&text);
     match &finished {

@@ -258,11 +258,27 @@ impl ArgsReader {
     /// reported first. The reader stays usable: a reopened call pushes more
     /// deltas and finishes again (rule T7).
     pub fn finish(&self) -> Result<Value, ArgsError> {
+        self.check()?;
+        serde_json::from_str(&self.text).map_err(|e| self.serde_error(&e))
+    }
+
+    /// Whether [`finish`](Self::finish) would succeed, without building the
+    /// value: the scanner read every byte as it arrived, so the answer
+    /// costs nothing more at the end. The same error when it would fail.
+    ///
+    /// ```
+    /// use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+    ///
+    /// let mut args = ArgsReader::new(ArgsLimits::default());
+    /// args.push(r#"{"n":1e400}"#).unwrap();
+    /// assert_eq!(args.check().unwrap_err(), args.finish().unwrap_err());
+    /// ```
+    pub fn check(&self) -> Result<(), ArgsError> {
         if let Some(limit) = self.limit_error() {
             return Err(limit);
         }
         match self.scanner.end(self.text.as_bytes()) {
-            End::Complete => serde_json::from_str(&self.text).map_err(|e| self.serde_error(&e)),
+            End::Complete => Ok(()),
             End::Stopped(stop) => Err(self.stop_error(stop)),
             End::Incomplete { at, empty } => Err(parse_error(
                 if empty {

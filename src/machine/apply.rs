@@ -139,11 +139,11 @@ impl Tracker {
     }
 
     /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
-    fn end_call(&mut self, i: usize, parsed: Option<Result<serde_json::Value, ArgsError>>) {
+    fn end_call(&mut self, i: usize, parsed: Option<Result<(), ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
-        // Every plan is charged before it is applied, which parses the
+        // Every plan is charged before it is applied, which checks the
         // arguments of the calls it ends (module `budget`).
-        self.calls[i].arguments = parsed;
+        self.calls[i].parsed = parsed;
         self.validate_call(i);
     }
 
@@ -153,7 +153,7 @@ impl Tracker {
             self.withdraw_undelivered_answer(i);
             let call = &mut self.calls[i];
             call.reopen_count = call.reopen_count.saturating_add(1);
-            call.arguments = None;
+            call.parsed = None;
             call.validation = super::Validation::Unvalidated;
             i
         } else {
@@ -414,9 +414,9 @@ impl Tracker {
     ) {
         let mut args = self.new_args();
         let args_error = args.push(&call.arguments).err();
-        let arguments = match &args_error {
+        let parsed = match &args_error {
             Some(e) => Err(e.clone()),
-            None => args.finish(),
+            None => args.check(),
         };
         let advertised = self.tool(&call.name).is_some();
         let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
@@ -427,7 +427,7 @@ impl Tracker {
         seeded.advertised = advertised;
         seeded.from_history = true;
         seeded.args_error = args_error;
-        seeded.arguments = Some(arguments);
+        seeded.parsed = Some(parsed);
         let i = self.calls.len();
         self.calls.push(seeded);
         self.by_id.insert(call.id, i);

@@ -1,15 +1,14 @@
 //! Rule S5: what a thread retains, and the bounds on it.
 //!
 //! Every event is charged, once planned and before anything changes, for
-//! what applying it would keep: argument text, parsed arguments, results,
-//! ids and names, history, recorded violations. A plan that would take the
+//! what applying it would keep: argument text (no parsed value is kept),
+//! results, ids and names, history. A plan that would take the
 //! thread past [`Limits::max_thread_bytes`](super::Limits), or brings an id
 //! longer than `max_id_bytes`, a message id past `max_messages` or a lane
 //! past `max_lanes`, is refused as fatal: what it carries cannot be dropped
 //! without the later events being misread. The count is of heap bytes as
-//! the tracker holds them (a parsed `[0,0,0]` costs far more than its
-//! text), approximated from above per entry; it only grows, so a value
-//! replaced (a reopened call's arguments) stays counted.
+//! the tracker holds them, approximated from above per entry; it only
+//! grows, so a value replaced (a reopened call's arguments) stays counted.
 //!
 //! Slots a later event replaces rather than adds to (the run's ids, result
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
@@ -20,34 +19,11 @@ use super::state::{ToolCall, ToolResult};
 use super::{Names, Tracker};
 use crate::events::{Message, Opaque};
 use crate::violation::Violation;
-use serde_json::Value;
 use std::mem::size_of;
 
 /// What a map or set entry costs beyond its key and value: hashing,
 /// control bytes and spare capacity, rounded up.
 const ENTRY: usize = 32;
-
-/// Heap bytes a parsed JSON value holds, counted without recursion (the
-/// value may be as deep as its text allows).
-pub(crate) fn value_bytes(value: &Value) -> usize {
-    let mut total = 0;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        total += size_of::<Value>();
-        match v {
-            Value::String(s) => total += s.len(),
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => {
-                for (key, item) in map {
-                    total += size_of::<String>() + key.len() + ENTRY;
-                    stack.push(item);
-                }
-            }
-            _ => {}
-        }
-    }
-    total
-}
 
 /// `what exceeds the limit of N (limits.option)`: every S5 message of the
 /// plan names the option to raise.
@@ -200,15 +176,12 @@ impl Tracker {
     fn charge_op(&self, c: &mut Charge, op: &mut Op, last_len: &mut usize) {
         match op {
             Op::End(i, parsed) => {
+                // The text is charged as it arrives; no value is kept.
                 let call = &self.calls[*i];
-                let arguments = match &call.args_error {
+                *parsed = Some(match &call.args_error {
                     Some(e) => Err(e.clone()),
-                    None => call.args.finish(),
-                };
-                if let Ok(value) = &arguments {
-                    c.cost += value_bytes(value);
-                }
-                *parsed = Some(arguments);
+                    None => call.args.check(),
+                });
             }
             Op::Start(s) => {
                 self.check_id(c, "toolCallId", Some(&s.id));
@@ -295,7 +268,7 @@ impl Tracker {
     }
 
     /// History: message owners, the calls not known yet (their argument
-    /// text and parsed value) and tool messages' answers.
+    /// text) and tool messages' answers.
     fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
         // Owned ids, as in `plan_seed`.
         let mut new_calls = Names::default();
@@ -314,9 +287,6 @@ impl Tracker {
                 }
                 c.cost += call_bytes(&call.id, &call.name, Some(&m.id), m.owner.as_deref());
                 c.cost += call.arguments.len();
-                if let Ok(value) = serde_json::from_str::<Value>(&call.arguments) {
-                    c.cost += value_bytes(&value);
-                }
             }
             if let Some(id) = &m.tool_call_id {
                 self.check_id(c, "messages[].toolCallId", Some(id));

@@ -56,8 +56,8 @@ pub struct Limits {
     /// event's data; more is fatal.
     #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_event_bytes: usize,
-    /// Most bytes the thread may retain, all told (argument text and parsed
-    /// arguments, results, ids, names, history, violations); more is fatal.
+    /// Most bytes the thread may retain, all told (argument text, results,
+    /// ids, names, history); more is fatal.
     #[cfg_attr(test, ts(as = "Option<_>", optional))]
     pub max_thread_bytes: usize,
     /// Most bytes of one id or name (call, message, thread and run ids,

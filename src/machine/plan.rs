@@ -35,8 +35,8 @@ pub(crate) struct Start {
 /// One primitive change; applying an op never fails.
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
-    /// Ends a call; the parsed arguments, once the plan is charged.
-    End(usize, Option<Result<serde_json::Value, ArgsError>>),
+    /// Ends a call; whether its arguments parse, once the plan is charged.
+    End(usize, Option<Result<(), ArgsError>>),
     Abandon(usize),
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),

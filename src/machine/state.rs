@@ -88,7 +88,7 @@ pub struct UnmatchedResult {
 /// assert_eq!(call.status, CallStatus::Open);
 /// assert!(call.arguments().is_none()); // nothing final before the end (T5)
 /// t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#).unwrap();
-/// assert_eq!(t.call("c1").unwrap().arguments().unwrap().as_ref().unwrap()["a"], 1);
+/// assert_eq!(t.call("c1").unwrap().arguments().unwrap().unwrap()["a"], 1);
 /// ```
 #[derive(Clone, Debug)]
 pub struct ToolCall {
@@ -126,7 +126,10 @@ pub struct ToolCall {
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
-    pub(crate) arguments: Option<Result<Value, ArgsError>>,
+    /// Once complete: whether the text parsed (rule T6). The value itself
+    /// is not kept: the binding's JS parses its own copy of the text, and
+    /// a schema's check parses it for the time of the check.
+    pub(crate) parsed: Option<Result<(), ArgsError>>,
     /// The chunk lane holding the call open, if a chunk opened it.
     pub(crate) lane: Option<Option<String>>,
     pub(crate) dirty: bool,
@@ -157,7 +160,7 @@ impl ToolCall {
             closed_at: None,
             args,
             args_error: None,
-            arguments: None,
+            parsed: None,
             lane: None,
             dirty: false,
             meta_dirty: false,
@@ -190,10 +193,21 @@ impl ToolCall {
     }
 
     /// The parsed arguments, only once the call is complete (rules T5, T6):
-    /// the value, or why the text is not one (parse or limit error).
-    pub fn arguments(&self) -> Option<&Result<Value, ArgsError>> {
+    /// the value, or why the text is not one (parse or limit error). The
+    /// value is parsed from the text on each call: the tracker keeps only
+    /// the text.
+    pub fn arguments(&self) -> Option<Result<Value, ArgsError>> {
+        Some(match self.final_parse()? {
+            Ok(()) => self.args.finish(),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// [`ToolCall::arguments`] without the value: only once the call is
+    /// complete, whether its text parsed, or why not.
+    pub fn final_parse(&self) -> Option<&Result<(), ArgsError>> {
         match self.status {
-            CallStatus::Complete => self.arguments.as_ref(),
+            CallStatus::Complete => self.parsed.as_ref(),
             _ => None,
         }
     }

@@ -133,10 +133,14 @@ impl Tracker {
         let schema = tool
             .filter(|_| call.advertised)
             .and_then(|t| self.schemas.of(t, from_stream));
-        let validation = match (schema, call.arguments()) {
-            (Some(schema), Some(Ok(args))) => match schema.validate(args) {
-                errors if errors.is_empty() => Validation::Valid,
-                errors => Validation::Invalid(errors),
+        // The value is parsed for the check alone, and dropped after it.
+        let validation = match (schema, call.final_parse()) {
+            (Some(schema), Some(Ok(()))) => match call.args.finish() {
+                Ok(args) => match schema.validate(&args) {
+                    errors if errors.is_empty() => Validation::Valid,
+                    errors => Validation::Invalid(errors),
+                },
+                Err(_) => Validation::Invalid(Vec::new()),
             },
             (Some(_), Some(Err(_))) => Validation::Invalid(Vec::new()),
             _ => Validation::Unvalidated,

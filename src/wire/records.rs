@@ -366,7 +366,7 @@ impl<'a> ResultRecord<'a> {
 
 impl<'a> CallRecord<'a> {
     fn new(index: usize, call: &'a ToolCall, text_from: usize) -> Self {
-        let completed = call.arguments();
+        let completed = call.final_parse();
         CallRecord {
             index,
             id: &call.id,
@@ -381,7 +381,7 @@ impl<'a> CallRecord<'a> {
                 cut: p.cut_utf16,
                 suffix: p.suffix,
             }),
-            parsed: matches!(completed, Some(Ok(_))),
+            parsed: matches!(completed, Some(Ok(()))),
             args_error: completed
                 .and_then(|r| r.as_ref().err())
                 .or(call.args_error())
