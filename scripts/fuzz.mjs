@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { capture, main, root, run } from "./lib.mjs";
 
-const TARGETS = ["tracker_events", "sse_split", "args_reader", "schema", "json_syntax"];
+const TARGETS = ["tracker_events", "sse_split", "args_reader", "schema", "json_syntax", "plain_args"];
 const fuzzDir = path.join(root, "fuzz");
 
 // Every run uses the same build flags, so `build` once means no rebuild:
@@ -65,7 +65,7 @@ function exampleEvents() {
 
 /** Seed inputs per target, in each target's input format (see its header). */
 function seeds() {
-  const out = { sse_split: [], args_reader: [], schema: [], tracker_events: [], json_syntax: [] };
+  const out = { sse_split: [], args_reader: [], schema: [], tracker_events: [], json_syntax: [], plain_args: [] };
   const zero = Buffer.from([0]);
   for (const stream of exampleEvents()) {
     if (stream.sse) {
@@ -73,7 +73,11 @@ function seeds() {
       continue;
     }
     const sse = stream.events.map((e) => `data: ${e}\n\n`).join("");
-    for (const line of stream.events) out.json_syntax.push(Buffer.from(line));
+    const head = '{"type":"TOOL_CALL_ARGS","toolCallId":';
+    for (const line of stream.events) {
+      out.json_syntax.push(Buffer.from(line));
+      if (line.startsWith(head)) out.plain_args.push(Buffer.from(line.slice(head.length)));
+    }
     out.sse_split.push(Buffer.concat([zero, Buffer.from(sse)]));
     const args = new Map();
     for (const line of stream.events) {
