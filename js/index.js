@@ -164,7 +164,7 @@ export class ToolCallTracker {
     this.#live("push");
     const events = this.#onEvent && (() => this.#accepted(event));
     // The stream's commonest event crosses as its two strings, not as JSON.
-    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, argsId, events, argsDelta);
+    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, argsId, events, argsDelta, argsTimestamp);
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
     const text = jsonText(event, "push(event)") ?? "null";
@@ -337,7 +337,7 @@ export class ToolCallTracker {
    * from wasm memory (no JSON record). The per-event path: no closure, no
    * method looked up by name.
    */
-  #pushed(method, form, input, events, delta) {
+  #pushed(method, form, input, events, delta, timestamp) {
     const before = this.#builder.snapshot;
     streamed = true;
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
@@ -345,7 +345,7 @@ export class ToolCallTracker {
     let change;
     try {
       if (form === SSE_BYTES) core.feedSse(input);
-      else if (form === ARGS_FIELDS) core.feedArgs(input, delta);
+      else if (form === ARGS_FIELDS) core.feedArgs(input, delta, timestamp);
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {
@@ -534,14 +534,18 @@ const ARGS_FIELDS = 2;
 // JSON.stringify would have read them, and passed on at once.
 let argsId = "";
 let argsDelta = "";
+let argsTimestamp = -1;
 
 /**
  * Whether `event` is a plain `TOOL_CALL_ARGS` object and no more: own keys
- * `type`, `toolCallId` and `delta`, the last two whole strings (a lone
- * surrogate half crosses as JSON, whose escape keeps it for its pair: rule
- * T4), no `toJSON`. Its fields are then in `argsId` and `argsDelta`, and
- * the core reads it as it reads its JSON text (`Tracker::push_args`).
- * Anything else, or what throws here, goes the JSON way.
+ * `type`, `toolCallId` and `delta`, with `timestamp` second when there is
+ * one (as `@ag-ui/core`'s schemas order it), a whole number of
+ * milliseconds; the id and delta whole strings (a lone surrogate half
+ * crosses as JSON, whose escape keeps it for its pair: rule T4); no
+ * `toJSON`. Its fields are then in `argsId`, `argsDelta` and
+ * `argsTimestamp` (-1 for none), and the core reads it as it reads its
+ * JSON text (`Tracker::push_args`). Anything else, or what throws here,
+ * goes the JSON way.
  * @param {any} event
  */
 function plainArgs(event) {
@@ -549,11 +553,14 @@ function plainArgs(event) {
     // Object.getPrototypeOf throws for null and undefined, caught below.
     if (Object.getPrototypeOf(event) !== Object.prototype) return false;
     const keys = Object.keys(event);
-    if (keys.length !== 3 || keys[0] !== "type" || keys[1] !== "toolCallId" || keys[2] !== "delta") return false;
-    const { type, toolCallId, delta, toJSON } = event;
+    const at = keys.length - 3;
+    if (at > 1 || keys[0] !== "type" || (at === 1 && keys[1] !== "timestamp") || keys[at + 1] !== "toolCallId" || keys[at + 2] !== "delta") return false;
+    const { type, timestamp, toolCallId, delta, toJSON } = event;
     if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return false;
+    if (at === 1 && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return false;
     argsId = toolCallId;
     argsDelta = delta;
+    argsTimestamp = at === 1 ? timestamp : -1;
     return true;
   } catch {
     return false;

@@ -73,7 +73,7 @@ function seeds() {
       continue;
     }
     const sse = stream.events.map((e) => `data: ${e}\n\n`).join("");
-    const head = '{"type":"TOOL_CALL_ARGS","toolCallId":';
+    const head = '{"type":"TOOL_CALL_ARGS",';
     for (const line of stream.events) {
       out.json_syntax.push(Buffer.from(line));
       if (line.startsWith(head)) out.plain_args.push(Buffer.from(line.slice(head.length)));

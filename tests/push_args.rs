@@ -33,10 +33,19 @@ fn tracker(max_event_bytes: usize) -> Tracker {
     t
 }
 
+/// Timestamps as an agent may send them: none, the shortest, a time of
+/// day in milliseconds, the largest JS writes as a whole number exactly.
+const TIMESTAMPS: &[Option<u64>] = &[None, Some(0), Some(1_764_518_800_198), Some((1 << 53) - 1)];
+
 /// The JSON text of the event, as `JSON.stringify` writes it (`serde_json`
 /// escapes strings the same way).
-fn json_text(id: &str, delta: &str) -> String {
-    serde_json::json!({ "type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": delta }).to_string()
+fn json_text(id: &str, delta: &str, timestamp: Option<u64>) -> String {
+    let mut event =
+        serde_json::json!({ "type": "TOOL_CALL_ARGS", "toolCallId": id, "delta": delta });
+    if let Some(t) = timestamp {
+        event["timestamp"] = t.into();
+    }
+    event.to_string()
 }
 
 fn state(t: &Tracker) -> String {
@@ -53,9 +62,9 @@ fn state(t: &Tracker) -> String {
 fn push_args_reads_an_event_as_push_json_reads_its_json_text() {
     let (mut fields, mut json) = (tracker(1 << 20), tracker(1 << 20));
     for id in ["c\"1", "unknown"] {
-        for delta in DELTAS {
-            let a = fields.push_args(id, delta);
-            let b = json.push_json(&json_text(id, delta));
+        for (delta, &timestamp) in DELTAS.iter().zip(TIMESTAMPS.iter().cycle()) {
+            let a = fields.push_args(id, delta, timestamp);
+            let b = json.push_json(&json_text(id, delta, timestamp));
             assert_eq!(a, b, "{id:?} {delta:?}");
             assert_eq!(state(&fields), state(&json), "{id:?} {delta:?}");
         }
@@ -68,14 +77,17 @@ fn push_args_reads_an_event_as_push_json_reads_its_json_text() {
 
 #[test]
 fn s5_push_args_meets_the_event_limit_at_the_json_text_s_length() {
-    for delta in DELTAS {
+    for (delta, &timestamp) in DELTAS
+        .iter()
+        .flat_map(|d| TIMESTAMPS.iter().map(move |t| (d, t)))
+    {
         // Padded (whitespace JSON allows) to be the longest event yet.
         let delta = &format!("{:64}{delta}", "");
-        let len = json_text("c\"1", delta).len();
+        let len = json_text("c\"1", delta, timestamp).len();
         for limit in [len - 1, len, len + 1] {
             let (mut fields, mut json) = (tracker(limit), tracker(limit));
-            let a = fields.push_args("c\"1", delta);
-            let b = json.push_json(&json_text("c\"1", delta));
+            let a = fields.push_args("c\"1", delta, timestamp);
+            let b = json.push_json(&json_text("c\"1", delta, timestamp));
             assert_eq!(a.is_err(), limit < len, "{delta:?} at {limit}");
             assert_eq!(a, b, "{delta:?} at {limit}");
             assert_eq!(state(&fields), state(&json), "{delta:?} at {limit}");

@@ -1,11 +1,13 @@
 // The goals' pipelines for several builds of the package side by side, with
 // the floor, in one Node process:
-//   node bench/perf/builds.mjs <pkgA> [<pkgB> ...] [--rounds N]
+//   node bench/perf/builds.mjs <pkgA> [<pkgB> ...] [--rounds N] [--timestamps]
 // (e.g. a copy of pkg/ made before a change, then pkg/). Per event, on the
 // streams of `npm run bench` (a and b): each event its own chunk through
 // `pushSse` and through `push`, and every event up to the last delta in one
 // chunk, each with the snapshot and a read of the open call's
-// `partialArgs`. Rounds interleave the builds and the floor; CPU time
+// `partialArgs`. --timestamps gives every event a `timestamp` (ms, after
+// `type`, as @ag-ui/core's schemas order it), as many agents send them.
+// Rounds interleave the builds and the floor; CPU time
 // (process.cpuUsage), median after the first rounds, as ours/floor: on a
 // shared machine the ratios hold where absolute figures swing.
 import path from "node:path";
@@ -13,11 +15,12 @@ import { pathToFileURL } from "node:url";
 import { floor, oursPush, oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
-const args = process.argv.slice(2);
+const timestamps = process.argv.includes("--timestamps");
+const args = process.argv.slice(2).filter((a) => a !== "--timestamps");
 const roundsAt = args.indexOf("--rounds");
 const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 15;
 const dirs = args.filter((_, i) => roundsAt < 0 || (i !== roundsAt && i !== roundsAt + 1));
-if (dirs.length === 0 || !(rounds > 3)) throw new Error("usage: node bench/perf/builds.mjs <pkgA> [<pkgB> ...] [--rounds N > 3]");
+if (dirs.length === 0 || !(rounds > 3)) throw new Error("usage: node bench/perf/builds.mjs <pkgA> [<pkgB> ...] [--rounds N > 3] [--timestamps]");
 const trackers = [];
 for (const dir of dirs) trackers.push((await import(pathToFileURL(path.resolve(dir, "index.js")).href)).ToolCallTracker);
 
@@ -29,7 +32,7 @@ const cpuMs = () => {
 const median = (xs) => xs.slice(3).sort((p, q) => p - q)[(xs.length - 3) >> 1];
 
 for (const key of ["a", "b"]) {
-  const events = scenario(key);
+  const events = timestamps ? scenario(key).map(({ type, ...rest }, i) => ({ type, timestamp: 1764518400000 + i, ...rest })) : scenario(key);
   const many = events.slice(0, events.findLastIndex((e) => e.type === "TOOL_CALL_ARGS") + 1);
   const chunks = sseChunks(events);
   const chunk = [oneChunk(many)];

@@ -229,7 +229,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const HEAD: &str = r#"{"type":"TOOL_CALL_ARGS","toolCallId":"#;
+    const TYPE: &str = r#"{"type":"TOOL_CALL_ARGS","#;
 
     /// The fixed-bytes path reads what the general one reads; `fixed` says
     /// whether the text took it.
@@ -240,52 +240,64 @@ mod tests {
 
     #[test]
     fn e2_plain_args_events_read_as_the_general_pass_reads_them() {
-        for tail in [
-            r#""c1","delta":"{\"a\":1"}"#,
-            r#""c1","delta":""}"#,
-            r#""","delta":"x"}"#,
-            r#""cé😀","delta":"x"}"#,
-            r#""c1","delta":"\ud83d"}"#,
-            r#""c1","delta":"\ude00 \" \\ \/ \b\f\n\r\t \u00e9 “😀”"}"#,
-            r#""c1","delta":"\ud83d\ude00"}"#,
-        ] {
-            agrees(&format!("{HEAD}{tail}"), true);
+        for timestamp in ["", r#""timestamp":1764518800198,"#, r#""timestamp":0,"#] {
+            for tail in [
+                r#""c1","delta":"{\"a\":1"}"#,
+                r#""c1","delta":""}"#,
+                r#""","delta":"x"}"#,
+                r#""cé😀","delta":"x"}"#,
+                r#""c1","delta":"\ud83d"}"#,
+                r#""c1","delta":"\ude00 \" \\ \/ \b\f\n\r\t \u00e9 “😀”"}"#,
+                r#""c1","delta":"\ud83d\ude00"}"#,
+            ] {
+                agrees(&format!(r#"{TYPE}{timestamp}"toolCallId":{tail}"#), true);
+            }
         }
-        for tail in [
+        for (timestamp, tail) in [
             // An id with an escape, and every other spelling: the general pass.
-            r#""c\u0031","delta":"x"}"#,
-            r#""c1","delta":"x"} "#,
-            r#""c1","delta":"x","subagentRunId":"s"}"#,
-            r#""c1", "delta":"x"}"#,
-            r#""c1","delta":"x","delta":"y"}"#,
-            r#""c1","delta":1}"#,
-            r#""c1","delta":null}"#,
-            r#""c1"}"#,
-            r#"1,"delta":"x"}"#,
+            ("", r#""c\u0031","delta":"x"}"#),
+            ("", r#""c1","delta":"x"} "#),
+            ("", r#""c1","delta":"x","subagentRunId":"s"}"#),
+            ("", r#""c1", "delta":"x"}"#),
+            ("", r#""c1","delta":"x","delta":"y"}"#),
+            ("", r#""c1","delta":1}"#),
+            ("", r#""c1","delta":null}"#),
+            ("", r#""c1"}"#),
+            ("", r#"1,"delta":"x"}"#),
+            (r#""timestamp":1.5,"#, r#""c1","delta":"x"}"#),
+            (r#""timestamp":-1,"#, r#""c1","delta":"x"}"#),
+            (r#""timestamp":1e3,"#, r#""c1","delta":"x"}"#),
+            (r#""timestamp":null,"#, r#""c1","delta":"x"}"#),
+            (r#""timestamp":1, "#, r#""c1","delta":"x"}"#),
+            (r#""rawEvent":{},"#, r#""c1","delta":"x"}"#),
             // Refused: the general pass words the error.
-            r#""c1","delta":"x"#,
-            r#""c1","delta":"\x"}"#,
-            "\"c1\",\"delta\":\"\u{1}\"}",
-            r#""c1","delta":"x"}}"#,
-            r#""c1","delta":"x""#,
-            r#""c1"#,
-            "",
+            (r#""timestamp":01,"#, r#""c1","delta":"x"}"#),
+            (r#""timestamp":,"#, r#""c1","delta":"x"}"#),
+            ("", r#""c1","delta":"x"#),
+            ("", r#""c1","delta":"\x"}"#),
+            ("", "\"c1\",\"delta\":\"\u{1}\"}"),
+            ("", r#""c1","delta":"x"}}"#),
+            ("", r#""c1","delta":"x""#),
+            ("", r#""c1"#),
+            ("", ""),
         ] {
-            agrees(&format!("{HEAD}{tail}"), false);
+            agrees(&format!(r#"{TYPE}{timestamp}"toolCallId":{tail}"#), false);
         }
+        agrees(r#"{"type":"TOOL_CALL_ARGS","timestamp":1"#, false);
     }
 
     proptest! {
         #[test]
         fn e2_any_args_event_reads_as_the_general_pass_reads_it(
+            timestamp in prop::sample::select(vec!["", "\"timestamp\":17,", "\"timestamp\":0,", "\"timestamp\":07,"]),
             id in "[a-z0-9\"\\\\]{0,4}",
             delta in "[a-z \"\\\\/nu0-9dD8é😀\u{1}]{0,12}",
             tail in prop::sample::select(vec!["}", "} ", "", ",\"x\":1}"]),
         ) {
-            let text = format!(r#"{HEAD}"{id}","delta":"{delta}"{tail}"#);
+            let text = format!(r#"{TYPE}{timestamp}"toolCallId":"{id}","delta":"{delta}"{tail}"#);
             prop_assert_eq!(read(&text), read_fields(&text));
             let text = format!(
-                r#"{HEAD}{},"delta":{}{tail}"#,
+                r#"{TYPE}{timestamp}"toolCallId":{},"delta":{}{tail}"#,
                 serde_json::to_string(&id).unwrap(),
                 serde_json::to_string(&delta).unwrap()
             );

@@ -252,11 +252,13 @@ impl Tracker {
         }
     }
 
-    /// Reads one `TOOL_CALL_ARGS` event given as its two fields, exactly as
-    /// [`Tracker::push_json`] reads `{"type":"TOOL_CALL_ARGS","toolCallId":
-    /// ...,"delta":...}`, the JSON text `JSON.stringify` makes of them (rule
-    /// S5 counts its length): a binding's event objects need not become
-    /// JSON to cross. The strings are whole text (no lone surrogate half).
+    /// Reads one `TOOL_CALL_ARGS` event given as its fields, exactly as
+    /// [`Tracker::push_json`] reads `{"type":"TOOL_CALL_ARGS","timestamp":
+    /// ...,"toolCallId":...,"delta":...}`, the JSON text `JSON.stringify`
+    /// makes of them (the timestamp, in milliseconds, only when given; rule
+    /// S5 counts the text's length): a binding's event objects need not
+    /// become JSON to cross. The strings are whole text (no lone surrogate
+    /// half).
     ///
     /// ```
     /// use agui_tool_calls::{Options, Tracker};
@@ -264,14 +266,21 @@ impl Tracker {
     /// let mut t = Tracker::new(Options::default());
     /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
     /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#).unwrap();
-    /// t.push_args("c1", r#"{"q":"#).unwrap();
-    /// assert_eq!(t.calls()[0].args_text(), r#"{"q":"#);
+    /// t.push_args("c1", r#"{"q":"#, None).unwrap();
+    /// t.push_args("c1", r#""x"}"#, Some(1_764_518_800_198)).unwrap();
+    /// assert_eq!(t.calls()[0].args_text(), r#"{"q":"x"}"#);
     /// ```
-    pub fn push_args(&mut self, tool_call_id: &str, delta: &str) -> Result<(), Violation> {
+    pub fn push_args(
+        &mut self,
+        tool_call_id: &str,
+        delta: &str,
+        timestamp: Option<u64>,
+    ) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
-        if args_event_json_len(tool_call_id, delta) > self.options.limits.max_event_bytes {
+        if args_event_json_len(tool_call_id, delta, timestamp) > self.options.limits.max_event_bytes
+        {
             return Err(self.stop_too_long("the event's JSON text"));
         }
         self.push_event(&mut Event {
@@ -486,12 +495,24 @@ impl Tracker {
     }
 }
 
-/// The length of `{"type":"TOOL_CALL_ARGS","toolCallId":<id>,"delta":<delta>}`
-/// as `JSON.stringify` writes it, in UTF-8 bytes: what
-/// [`Tracker::push_json`] would have been given.
-fn args_event_json_len(tool_call_id: &str, delta: &str) -> usize {
+/// The length of `{"type":"TOOL_CALL_ARGS","timestamp":<t>,"toolCallId":<id>,
+/// "delta":<delta>}` (no timestamp when `None`) as `JSON.stringify` writes
+/// it, in UTF-8 bytes: what [`Tracker::push_json`] would have been given.
+fn args_event_json_len(tool_call_id: &str, delta: &str, timestamp: Option<u64>) -> usize {
     const FRAME: usize = r#"{"type":"TOOL_CALL_ARGS","toolCallId":,"delta":}"#.len();
-    FRAME + json_string_len(tool_call_id) + json_string_len(delta)
+    const TIMESTAMP: usize = r#""timestamp":,"#.len();
+    let timestamp = timestamp.map_or(0, |t| TIMESTAMP + digits(t));
+    FRAME + json_string_len(tool_call_id) + json_string_len(delta) + timestamp
+}
+
+/// How many decimal digits write `n`.
+fn digits(mut n: u64) -> usize {
+    let mut count = 1;
+    while n >= 10 {
+        n /= 10;
+        count += 1;
+    }
+    count
 }
 
 /// A string's length as a JSON string literal, quotes included, escaped

@@ -64,12 +64,17 @@ impl WasmTracker {
         self.tracker.push_json(text).is_ok()
     }
 
-    /// Reads one `TOOL_CALL_ARGS` event given as its two fields (a plain
-    /// event object, read without JSON: `Tracker::push_args`); returns
-    /// whether the stream is still good.
+    /// Reads one `TOOL_CALL_ARGS` event given as its fields (a plain event
+    /// object, read without JSON: `Tracker::push_args`), `timestamp` a
+    /// whole number of milliseconds or negative for none; returns whether
+    /// the stream is still good.
     #[wasm_bindgen(js_name = feedArgs)]
-    pub fn feed_args(&mut self, tool_call_id: &str, delta: &str) -> bool {
-        self.tracker.push_args(tool_call_id, delta).is_ok()
+    pub fn feed_args(&mut self, tool_call_id: &str, delta: &str, timestamp: f64) -> bool {
+        // A whole number below 2^53 (checked in JS), so the cast is exact.
+        let timestamp = (timestamp >= 0.0).then_some(timestamp as u64);
+        self.tracker
+            .push_args(tool_call_id, delta, timestamp)
+            .is_ok()
     }
 
     /// Reads raw `text/event-stream` bytes, split anywhere (even inside a

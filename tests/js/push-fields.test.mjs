@@ -1,6 +1,7 @@
 // push(event): a plain TOOL_CALL_ARGS object (the stream's commonest
-// event, as @ag-ui/client hands it over) crosses into the core as its two
-// strings, without JSON (Tracker::push_args); anything else crosses as
+// event, as @ag-ui/client hands it over, with or without a timestamp)
+// crosses into the core as its fields, without JSON (Tracker::push_args);
+// anything else crosses as
 // JSON. Either way the tracker reads it as it reads the JSON text
 // `JSON.stringify` makes of it: what is read, what is refused, the
 // errors, and rule S5's event limit.
@@ -14,6 +15,8 @@ const START = [
   { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
 ];
 const argsOf = (delta, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", toolCallId, delta });
+/** The same with a timestamp, second as `@ag-ui/core`'s schemas order it. */
+const stampedArgsOf = (delta, timestamp, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", timestamp, toolCallId, delta });
 
 /** Counts the core's entry points pushes take, while `fn` runs. */
 function crossings(fn) {
@@ -57,11 +60,13 @@ test("a plain TOOL_CALL_ARGS object crosses as its two strings; other events and
     for (const event of START) tracker.push(event);
     tracker.push(argsOf('{"q":'));
     tracker.push(JSON.parse('{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\\"a"}'));
-    tracker.push({ ...argsOf("b"), timestamp: 1 });
+    tracker.push({ ...argsOf("b"), timestamp: 1 }); // a timestamp, but last
+    tracker.push(stampedArgsOf("c", 1764518800198));
+    tracker.push(stampedArgsOf("d", 1.5)); // not a whole number
     tracker.push(argsOf("\ud83d")); // a lone half: JSON keeps it for its pair (rule T4)
-    assert.equal(tracker.push(argsOf('\ude00"}')).calls[0].partialArgs.q, "ab\u{1F600}");
+    assert.equal(tracker.push(argsOf('\ude00"}')).calls[0].partialArgs.q, "abcd\u{1F600}");
   });
-  assert.deepEqual(counts, { feedArgs: 2, feedJson: 5 });
+  assert.deepEqual(counts, { feedArgs: 3, feedJson: 6 });
 });
 
 test("push(event) reads every shape as pushJson reads its JSON text", () => {
@@ -88,6 +93,15 @@ test("push(event) reads every shape as pushJson reads its JSON text", () => {
     nullProto,
     withToJSON,
     argsOf("\udc00 lone"),
+    stampedArgsOf("10", 0),
+    stampedArgsOf("11", 2 ** 53 - 1),
+    stampedArgsOf("12", 2 ** 53),
+    stampedArgsOf("13", -1),
+    stampedArgsOf("14", -0),
+    stampedArgsOf("15", NaN),
+    stampedArgsOf("16", "1764518800198"),
+    stampedArgsOf("17", null),
+    { type: "TOOL_CALL_ARGS", toolCallId: "c1", timestamp: 18, delta: "18" },
     argsOf(',"z":0}'),
     { type: "TOOL_CALL_END", toolCallId: "c1" },
     argsOf("after the end"),
@@ -97,15 +111,21 @@ test("push(event) reads every shape as pushJson reads its JSON text", () => {
 });
 
 test("s5_push_of_a_plain_args_object_meets_the_event_limit_at_its_json_text_s_length", () => {
-  for (const delta of ["x".repeat(40), "\u0001".repeat(8), "\u00e9\u{1F600}".repeat(5), '"\\'.repeat(10)]) {
-    const length = new TextEncoder().encode(JSON.stringify(argsOf(delta))).length;
-    for (const maxEventBytes of [length - 1, length, length + 1]) {
-      const options = { limits: { maxEventBytes } };
-      // The setup's events are shorter than the limit.
-      const events = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "s" }, argsOf(delta)];
-      const pushed = outcome(events, "push", options);
-      assert.equal(pushed, outcome(events, "pushJson", options), `${JSON.stringify(delta)} at ${maxEventBytes}`);
-      assert.equal(pushed.includes('"code":"S5"'), maxEventBytes < length, `${JSON.stringify(delta)} at ${maxEventBytes}`);
-    }
+  const deltas = ["x".repeat(40), "\u0001".repeat(8), "\u00e9\u{1F600}".repeat(5), '"\\'.repeat(10)];
+  const events = deltas.flatMap((delta) => [argsOf(delta), stampedArgsOf(delta, 7), stampedArgsOf(delta, 1764518800198)]);
+  for (const event of events) {
+    const length = new TextEncoder().encode(JSON.stringify(event)).length;
+    const counts = crossings(() => {
+      for (const maxEventBytes of [length - 1, length, length + 1]) {
+        const options = { limits: { maxEventBytes } };
+        // The setup's events are shorter than the limit.
+        const all = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "s" }, event];
+        const pushed = outcome(all, "push", options);
+        assert.equal(pushed, outcome(all, "pushJson", options), `${JSON.stringify(event)} at ${maxEventBytes}`);
+        assert.equal(pushed.includes('"code":"S5"'), maxEventBytes < length, `${JSON.stringify(event)} at ${maxEventBytes}`);
+      }
+    });
+    // Each limit's `push` took the path without JSON.
+    assert.equal(counts.feedArgs, 3, JSON.stringify(event));
   }
 });
