@@ -163,7 +163,7 @@ export class ToolCallTracker {
   push(event) {
     this.#live("push");
     const events = this.#onEvent && (() => this.#accepted(event));
-    // The stream's commonest event crosses as its two strings, not as JSON.
+    // The stream's commonest event crosses as its fields, not as JSON.
     if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, argsId, events, argsDelta, argsTimestamp);
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.

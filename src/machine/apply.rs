@@ -138,7 +138,7 @@ impl Tracker {
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, and parsed (rule T6).
+    /// `TOOL_CALL_END`: the text is complete, and checked (rule T6).
     fn end_call(&mut self, i: usize, parsed: Option<Result<(), ArgsError>>) {
         self.close_call(i, CallStatus::Complete);
         // Every plan is charged before it is applied, which checks the

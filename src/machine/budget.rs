@@ -8,7 +8,7 @@
 //! past `max_lanes`, is refused as fatal: what it carries cannot be dropped
 //! without the later events being misread. The count is of heap bytes as
 //! the tracker holds them, approximated from above per entry; it only
-//! grows, so a value replaced (a reopened call's arguments) stays counted.
+//! grows: what is later dropped stays counted.
 //!
 //! Slots a later event replaces rather than adds to (the run's ids, result
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
@@ -80,7 +80,7 @@ struct Charge {
 impl Tracker {
     /// Charges a plan for what it would retain, checking every bound of
     /// rule S5 that is fatal; on success `plan.cost` holds the bytes to add
-    /// when it is applied, and the arguments of calls it ends are parsed.
+    /// when it is applied, and the arguments of calls it ends are checked.
     pub(crate) fn charge(&self, plan: &mut Plan) -> Result<(), Violation> {
         let mut ops = std::mem::take(&mut plan.ops);
         let mut c = Charge::default();

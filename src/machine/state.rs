@@ -88,6 +88,7 @@ pub struct UnmatchedResult {
 /// assert_eq!(call.status, CallStatus::Open);
 /// assert!(call.arguments().is_none()); // nothing final before the end (T5)
 /// t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#).unwrap();
+/// assert!(t.call("c1").unwrap().final_parse().unwrap().is_ok());
 /// assert_eq!(t.call("c1").unwrap().arguments().unwrap().unwrap()["a"], 1);
 /// ```
 #[derive(Clone, Debug)]
