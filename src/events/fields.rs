@@ -163,12 +163,12 @@ impl<'a> EventFields<'a> {
 /// The two strings of a `TOOL_CALL_ARGS` event written as `JSON.stringify`
 /// writes one (`type`, an optional whole-number `timestamp`, `toolCallId`
 /// and `delta`, in that order, no whitespace, no escape in the id): the
-/// id, and the delta's literal (quotes included) with whether it holds an
-/// escape; `None` for any other text, which the general pass reads.
+/// id, and the delta's literal (quotes included); `None` for any other
+/// text, which the general pass reads.
 /// Nearly every event of a stream is one: matched as fixed bytes, it skips
 /// the key lookups and the type dispatch, a quarter of the core's time per
 /// event.
-pub(crate) fn plain_args(text: &str) -> Option<(&str, &str, bool)> {
+pub(crate) fn plain_args(text: &str) -> Option<(&str, &str)> {
     const TYPE: &[u8] = br#"{"type":"TOOL_CALL_ARGS","#;
     const TIMESTAMP: &[u8] = br#""timestamp":"#;
     const ID: &[u8] = br#""toolCallId":""#;
@@ -188,9 +188,9 @@ pub(crate) fn plain_args(text: &str) -> Option<(&str, &str, bool)> {
     let id = text.get(id_start..s.i - 1)?;
     s.fixed(DELTA)?;
     let delta_start = s.i - 1;
-    let escaped = s.string()?;
+    s.string()?;
     let delta = text.get(delta_start..s.i)?;
-    (b.get(s.i..)? == b"}").then_some((id, delta, escaped))
+    (b.get(s.i..)? == b"}").then_some((id, delta))
 }
 
 /// Whether `text` is one JSON value, whitespace around it allowed: the

@@ -106,16 +106,6 @@ impl<'a> JsonStr<'a> {
     }
 }
 
-/// [`decode`], told whether the literal holds an escape: without one,
-/// its body is borrowed without looking for one.
-pub(crate) fn decode_literal((literal, escaped): (&str, bool)) -> JsonStr<'_> {
-    if escaped {
-        return decode(literal);
-    }
-    let body = literal.get(1..literal.len().saturating_sub(1));
-    JsonStr::new(Cow::Borrowed(body.unwrap_or_default()))
-}
-
 /// Decodes a JSON string literal, quotes included, that `serde_json` has
 /// already checked (escapes well formed, no control characters). Borrows
 /// when there is no escape. Never panics, even on unchecked text.

@@ -66,11 +66,11 @@ impl<'a> Check<'_, 'a> {
 /// by [`read_fields`], which reads the same event from such text.
 pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
     match plain_args(text) {
-        Some((id, delta, escaped)) => Ok(Event {
+        Some((id, delta)) => Ok(Event {
             owner: None,
             body: EventBody::ToolCallArgs {
                 tool_call_id: Text::Borrowed(id),
-                delta: json::decode_literal((delta, escaped)),
+                delta: json::decode(delta),
             },
         }),
         None => read_fields(text),
