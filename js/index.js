@@ -164,7 +164,7 @@ export class ToolCallTracker {
     this.#live("push");
     const events = this.#onEvent && (() => this.#accepted(event));
     // The stream's commonest event crosses as its fields, not as JSON.
-    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, argsId, events, argsDelta, argsTimestamp);
+    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, null, events);
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
     const text = jsonText(event, "push(event)") ?? "null";
@@ -329,15 +329,15 @@ export class ToolCallTracker {
 
   /**
    * Reads `input` into the live core, as `form` says: SSE bytes, one
-   * event's JSON text, or a plain `TOOL_CALL_ARGS` event's `toolCallId`
-   * (and `delta`); then folds in what changed. `events()`, when given, lists
+   * event's JSON text, or (no input) the plain `TOOL_CALL_ARGS` event
+   * `plainArgs` just accepted; then folds in what changed. `events()`, when given, lists
    * the events read for `onEvent`. What changed (see the binding): 0,
    * nothing; 1, a record to take; otherwise text appended to one open
    * call, described by the core's change header at that address and read
    * from wasm memory (no JSON record). The per-event path: no closure, no
    * method looked up by name.
    */
-  #pushed(method, form, input, events, delta, timestamp) {
+  #pushed(method, form, input, events) {
     const before = this.#builder.snapshot;
     streamed = true;
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
@@ -345,7 +345,7 @@ export class ToolCallTracker {
     let change;
     try {
       if (form === SSE_BYTES) core.feedSse(input);
-      else if (form === ARGS_FIELDS) core.feedArgs(input, delta, timestamp);
+      else if (form === ARGS_FIELDS) core.feedArgs(argsId, argsDelta, argsTimestamp);
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {
@@ -531,7 +531,7 @@ const SSE_BYTES = 1;
 const ARGS_FIELDS = 2;
 
 // The fields of the event `plainArgs` accepted last: read once each, as
-// JSON.stringify would have read them, and passed on at once.
+// JSON.stringify would have read them, and passed on at once (`#pushed`).
 let argsId = "";
 let argsDelta = "";
 let argsTimestamp = -1;

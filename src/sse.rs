@@ -234,17 +234,17 @@ impl SseDecoder {
         if line.starts_with(':') {
             return; // a comment
         }
+        if let Some(value) = data_value(line) {
+            if self.exceeds(self.data.len(), value.len() + 1) {
+                return self.stop(SseOverflow::Event);
+            }
+            return self.append_data(value);
+        }
         let (field, value) = match line.split_once(':') {
             Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
             None => (line, ""),
         };
         match field {
-            "data" => {
-                if self.exceeds(self.data.len(), value.len() + 1) {
-                    return self.stop(SseOverflow::Event);
-                }
-                self.append_data(value);
-            }
             "event" => {
                 self.event_type.clear();
                 self.event_type.push_str(value);

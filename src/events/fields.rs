@@ -173,7 +173,6 @@ pub(crate) fn plain_args(text: &str) -> Option<(&str, &str)> {
     const TIMESTAMP: &[u8] = br#""timestamp":"#;
     const ID: &[u8] = br#""toolCallId":""#;
     const DELTA: &[u8] = br#","delta":""#;
-    let b = text.as_bytes();
     let mut s = Scanner::at_start(text);
     s.fixed(TYPE)?;
     if s.fixed(TIMESTAMP).is_some() {
@@ -190,7 +189,8 @@ pub(crate) fn plain_args(text: &str) -> Option<(&str, &str)> {
     let delta_start = s.i - 1;
     s.string()?;
     let delta = text.get(delta_start..s.i)?;
-    (b.get(s.i..)? == b"}").then_some((id, delta))
+    s.fixed(b"}")?;
+    (s.i == s.b.len()).then_some((id, delta))
 }
 
 /// Whether `text` is one JSON value, whitespace around it allowed: the

@@ -4,7 +4,7 @@
 use super::plan::{CallRef, Op, Ops, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{indices, Tracker, UnmatchedResult};
-use crate::args::{ArgsError, ArgsReader};
+use crate::args::ArgsReader;
 use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
@@ -30,7 +30,7 @@ impl Tracker {
     /// Applies one op; whether anything the snapshot shows changed.
     fn apply_op(&mut self, index: usize, op: Op, last: &mut Option<usize>) -> bool {
         match op {
-            Op::End(i, parsed) => self.end_call(i, parsed),
+            Op::End(i) => self.end_call(i),
             Op::Abandon(i) => self.close_call(i, CallStatus::Abandoned),
             Op::ClearToolLane(key) => {
                 self.lanes.tool.remove(&key);
@@ -138,12 +138,9 @@ impl Tracker {
         self.touch(i);
     }
 
-    /// `TOOL_CALL_END`: the text is complete, and checked (rule T6).
-    fn end_call(&mut self, i: usize, parsed: Option<Result<(), ArgsError>>) {
+    /// `TOOL_CALL_END`: the text is complete (rule T6).
+    fn end_call(&mut self, i: usize) {
         self.close_call(i, CallStatus::Complete);
-        // Every plan is charged before it is applied, which checks the
-        // arguments of the calls it ends (module `budget`).
-        self.calls[i].parsed = parsed;
         self.validate_call(i);
     }
 
@@ -153,7 +150,6 @@ impl Tracker {
             self.withdraw_undelivered_answer(i);
             let call = &mut self.calls[i];
             call.reopen_count = call.reopen_count.saturating_add(1);
-            call.parsed = None;
             call.validation = super::Validation::Unvalidated;
             i
         } else {
@@ -414,10 +410,6 @@ impl Tracker {
     ) {
         let mut args = self.new_args();
         let args_error = args.push(&call.arguments).err();
-        let parsed = match &args_error {
-            Some(e) => Err(e.clone()),
-            None => args.check(),
-        };
         let advertised = self.tool(&call.name).is_some();
         let mut seeded = ToolCall::new(call.id.clone(), call.name, args);
         seeded.seq = self.message_seq.len();
@@ -427,7 +419,6 @@ impl Tracker {
         seeded.advertised = advertised;
         seeded.from_history = true;
         seeded.args_error = args_error;
-        seeded.parsed = Some(parsed);
         let i = self.calls.len();
         self.calls.push(seeded);
         self.by_id.insert(call.id, i);

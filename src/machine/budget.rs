@@ -80,12 +80,10 @@ struct Charge {
 impl Tracker {
     /// Charges a plan for what it would retain, checking every bound of
     /// rule S5 that is fatal; on success `plan.cost` holds the bytes to add
-    /// when it is applied, and the arguments of calls it ends are checked.
+    /// when it is applied.
     pub(crate) fn charge(&self, plan: &mut Plan) -> Result<(), Violation> {
-        let mut ops = std::mem::take(&mut plan.ops);
         let mut c = Charge::default();
-        self.charge_ops(&mut c, &mut ops);
-        plan.ops = ops;
+        self.charge_ops(&mut c, &plan.ops);
         let limits = &self.options.limits;
         let message = if let Some((field, len)) = &c.long_id {
             let what = format!("{field} of {len} bytes");
@@ -115,7 +113,7 @@ impl Tracker {
     /// as nearly all do, copies no id.
     fn call_about<'o>(&'o self, ops: &'o Ops) -> Option<&'o str> {
         ops.first.iter().chain(&ops.rest).find_map(|op| match op {
-            Op::End(i, _) | Op::Args(CallRef::Index(i), _) => Some(self.calls[*i].id.as_str()),
+            Op::End(i) | Op::Args(CallRef::Index(i), _) => Some(self.calls[*i].id.as_str()),
             Op::Start(s) => Some(s.id.as_str()),
             Op::Result { tool_call_id, .. } => Some(tool_call_id.as_str()),
             _ => None,
@@ -160,29 +158,21 @@ impl Tracker {
             .then(|| limit_message("what the thread would retain", limit, "maxThreadBytes"))
     }
 
-    fn charge_ops(&self, c: &mut Charge, ops: &mut Ops) {
+    fn charge_ops(&self, c: &mut Charge, ops: &Ops) {
         // The text length of the call the last `Start` (re)opened.
         let mut last_len = 0;
-        if let Some(op) = &mut ops.first {
+        if let Some(op) = &ops.first {
             self.charge_op(c, op, &mut last_len);
         }
-        for op in &mut ops.rest {
+        for op in &ops.rest {
             self.charge_op(c, op, &mut last_len);
         }
     }
 
     /// Charges one op; `last_len` is the text length of the call the last
     /// `Start` (re)opened.
-    fn charge_op(&self, c: &mut Charge, op: &mut Op, last_len: &mut usize) {
+    fn charge_op(&self, c: &mut Charge, op: &Op, last_len: &mut usize) {
         match op {
-            Op::End(i, parsed) => {
-                // The text is charged as it arrives; no value is kept.
-                let call = &self.calls[*i];
-                *parsed = Some(match &call.args_error {
-                    Some(e) => Err(e.clone()),
-                    None => call.args.check(),
-                });
-            }
             Op::Start(s) => {
                 self.check_id(c, "toolCallId", Some(&s.id));
                 self.check_id(c, "toolCallName", Some(&s.name));
@@ -255,7 +245,10 @@ impl Tracker {
             Op::Seed { messages, .. } => self.charge_seed(c, messages),
             // Violations are bounded by their log (repeats counted, at
             // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
+            // An end keeps nothing: the text was charged as it came, and
+            // no parsed value is kept.
             Op::Record(_)
+            | Op::End(_)
             | Op::Abandon(_)
             | Op::ClearToolLane(_)
             | Op::ClearTextLane(_)

@@ -6,7 +6,6 @@ use super::indices::Indices;
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::{Names, Tracker};
-use crate::args::ArgsError;
 use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
@@ -35,8 +34,8 @@ pub(crate) struct Start {
 /// One primitive change; applying an op never fails.
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
-    /// Ends a call; whether its arguments parse, once the plan is charged.
-    End(usize, Option<Result<(), ArgsError>>),
+    /// Ends a call.
+    End(usize),
     Abandon(usize),
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),
@@ -148,7 +147,7 @@ impl Plan<'_> {
 
     pub fn end(&mut self, index: usize) {
         if self.closing.insert(index) {
-            self.ops.push(Op::End(index, None));
+            self.ops.push(Op::End(index));
         }
     }
 

@@ -127,10 +127,6 @@ pub struct ToolCall {
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
-    /// Once complete: whether the text parsed (rule T6). The value itself
-    /// is not kept: the binding's JS parses its own copy of the text, and
-    /// a schema's check parses it for the time of the check.
-    pub(crate) parsed: Option<Result<(), ArgsError>>,
     /// The chunk lane holding the call open, if a chunk opened it.
     pub(crate) lane: Option<Option<String>>,
     pub(crate) dirty: bool,
@@ -161,7 +157,6 @@ impl ToolCall {
             closed_at: None,
             args,
             args_error: None,
-            parsed: None,
             lane: None,
             dirty: false,
             meta_dirty: false,
@@ -196,21 +191,16 @@ impl ToolCall {
     /// The parsed arguments, only once the call is complete (rules T5, T6):
     /// the value, or why the text is not one (parse or limit error). The
     /// value is parsed from the text on each call: the tracker keeps only
-    /// the text.
+    /// the text (the binding's JS parses its own copy).
     pub fn arguments(&self) -> Option<Result<Value, ArgsError>> {
-        Some(match self.final_parse()? {
-            Ok(()) => self.args.finish(),
-            Err(e) => Err(e.clone()),
-        })
+        (self.status == CallStatus::Complete).then(|| self.args.finish())
     }
 
     /// [`ToolCall::arguments`] without the value: only once the call is
-    /// complete, whether its text parsed, or why not.
-    pub fn final_parse(&self) -> Option<&Result<(), ArgsError>> {
-        match self.status {
-            CallStatus::Complete => self.parsed.as_ref(),
-            _ => None,
-        }
+    /// complete, whether its text parses, or why not. Answered by the
+    /// reader, which checked each byte as it came.
+    pub fn final_parse(&self) -> Option<Result<(), ArgsError>> {
+        (self.status == CallStatus::Complete).then(|| self.args.check())
     }
 
     /// The argument limit the text hit while streaming, if any (rule S5).

@@ -134,15 +134,12 @@ impl Tracker {
             .filter(|_| call.advertised)
             .and_then(|t| self.schemas.of(t, from_stream));
         // The value is parsed for the check alone, and dropped after it.
-        let validation = match (schema, call.final_parse()) {
-            (Some(schema), Some(Ok(()))) => match call.args.finish() {
-                Ok(args) => match schema.validate(&args) {
-                    errors if errors.is_empty() => Validation::Valid,
-                    errors => Validation::Invalid(errors),
-                },
-                Err(_) => Validation::Invalid(Vec::new()),
+        let validation = match schema.map(|schema| (schema, call.arguments())) {
+            Some((schema, Some(Ok(args)))) => match schema.validate(&args) {
+                errors if errors.is_empty() => Validation::Valid,
+                errors => Validation::Invalid(errors),
             },
-            (Some(_), Some(Err(_))) => Validation::Invalid(Vec::new()),
+            Some((_, Some(Err(_)))) => Validation::Invalid(Vec::new()),
             _ => Validation::Unvalidated,
         };
         self.calls[i].validation = validation;

@@ -269,10 +269,12 @@ struct ArgsErrorRecord<'a> {
 }
 
 impl<'a> ArgsErrorRecord<'a> {
-    fn new(error: &'a ArgsError) -> Self {
+    /// A parse or limit error, found as the record is made (see
+    /// `ToolCall::final_parse`).
+    fn new(error: ArgsError) -> Self {
         ArgsErrorRecord {
             kind: names::args_error(&Some(error.kind)),
-            message: error.message.as_str().into(),
+            message: error.message.into(),
             position: error.position,
             errors: None,
         }
@@ -383,8 +385,8 @@ impl<'a> CallRecord<'a> {
             }),
             parsed: matches!(completed, Some(Ok(()))),
             args_error: completed
-                .and_then(|r| r.as_ref().err())
-                .or(call.args_error())
+                .and_then(Result::err)
+                .or_else(|| call.args_error().cloned())
                 .map(ArgsErrorRecord::new)
                 .or(match &call.validation {
                     Validation::Invalid(errors) if !errors.is_empty() => {
