@@ -102,12 +102,21 @@ test("push(event) reads every shape as pushJson reads its JSON text", () => {
     stampedArgsOf("16", "1764518800198"),
     stampedArgsOf("17", null),
     { type: "TOOL_CALL_ARGS", toolCallId: "c1", timestamp: 18, delta: "18" },
+    { ...argsOf("19"), subagentRunId: "" },
+    { ...argsOf("20"), subagentRunId: "s1" },
+    { ...argsOf("21"), timestamp: undefined },
     argsOf(',"z":0}'),
     { type: "TOOL_CALL_END", toolCallId: "c1" },
     argsOf("after the end"),
   ];
   const events = [...START, ...shapes];
   assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
+  // Each shape on its own too: in the sequence, the first fatal one
+  // (a delta that is not a string) leaves the later ones nothing to show.
+  for (const shape of shapes) {
+    const alone = [...START, shape];
+    assert.equal(outcome(alone, "push"), outcome(alone, "pushJson"), JSON.stringify(shape) ?? String(shape));
+  }
 });
 
 test("s5_push_of_a_plain_args_object_meets_the_event_limit_at_its_json_text_s_length", () => {
