@@ -3,6 +3,8 @@
 //
 //   - the wasm32-unknown-unknown Rust target
 //   - the toolchain of Cargo.toml's `rust-version`, to build the library with it
+//   - a pinned nightly with its standard library's source, for the release
+//     wasm module alone (`releaseToolchain`)
 //   - the wasm-bindgen CLI at exactly the version in Cargo.lock
 //   - the npm devDependencies, from the committed lockfile
 //   - Chromium and ChromeDriver (Debian packages) for the browser tests
@@ -31,6 +33,24 @@ function ensureDeclaredToolchain() {
   const installed = capture("rustup", ["target", "list", "--installed", "--toolchain", version]) ?? "";
   if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
     run("rustup", ["toolchain", "install", version, "--profile", "minimal", "--target", "wasm32-unknown-unknown"]);
+  }
+}
+
+/**
+ * The toolchain of the release wasm module in pkg/ (scripts/build.mjs), and
+ * of it alone: tests, clippy and native builds use the stable toolchain.
+ * A nightly, because the module rebuilds the standard library with
+ * panics that abort at once (`-Zbuild-std`, `-Cpanic=immediate-abort`): no
+ * panic messages, locations or formatting linked, 7 KB gzip less
+ * (`docs/size.md`). Pinned, so that a build is the same on every machine;
+ * it needs only `rust-src`, not the wasm32 target's prebuilt library.
+ */
+export const releaseToolchain = "nightly-2026-05-19";
+
+function ensureReleaseToolchain() {
+  const installed = capture("rustup", ["component", "list", "--installed", "--toolchain", releaseToolchain]) ?? "";
+  if (!installed.split("\n").includes("rust-src")) {
+    run("rustup", ["toolchain", "install", releaseToolchain, "--profile", "minimal", "--component", "rust-src"]);
   }
 }
 
@@ -72,6 +92,7 @@ function ensureChromium() {
 export function setup() {
   ensureWasmTarget();
   ensureDeclaredToolchain();
+  ensureReleaseToolchain();
   ensureWasmBindgenCli();
   ensureNodeModules();
   ensureChromium();

@@ -99,11 +99,30 @@ test("without Node's zlib, the module loads through DecompressionStream", () => 
   assert.equal(out, "running");
 });
 
-test("the modules a stream runs carry V8's compile hint on line 1, their lines still those of js/", () => {
-  const lines = (file) => readFileSync(file, "utf8").split("\n");
+test("the modules a stream runs carry V8's compile hint on line 1", () => {
   for (const name of ["init.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
-    assert.equal(lines(path.join(pkgDir, name))[0], "//# allFunctionsCalledOnLoad", name);
+    assert.equal(readFileSync(path.join(pkgDir, name), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad", name);
   }
-  assert.equal(lines(path.join(pkgDir, "init.js")).length, lines(path.join(pkgDir, "..", "js", "index.js")).length);
-  assert.equal(lines(path.join(pkgDir, "snapshot.js")).length, lines(path.join(pkgDir, "..", "js", "snapshot.js")).length);
+});
+
+test("the minified page modules map back to js/: each source map carries its source", () => {
+  const js = path.join(pkgDir, "..", "js");
+  const built = { "init.js": "index.js", "wasm-load.js": "wasm-embedded.js", "snapshot.js": "snapshot.js", "partial-value.js": "partial-value.js", "next-run.js": "next-run.js" };
+  for (const [name, from] of Object.entries(built)) {
+    const source = readFileSync(path.join(pkgDir, name), "utf8");
+    assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
+    const map = JSON.parse(readFileSync(path.join(pkgDir, `${name}.map`), "utf8"));
+    assert.deepEqual(map.sources, [`js/${from}`], name);
+    assert.equal(map.sourcesContent[0], readFileSync(path.join(js, from), "utf8"), name);
+  }
+});
+
+test("with source maps enabled, a stack trace names the line of js/index.js that threw", () => {
+  const line = readFileSync(path.join(pkgDir, "..", "js", "index.js"), "utf8").split("\n").findIndex((l) => l.includes("options.onEvent must be a function")) + 1;
+  assert.ok(line > 0);
+  const entry = pathToFileURL(path.join(pkgDir, "index.js")).href;
+  const source = `const pkg = await import(${JSON.stringify(entry)});\ntry { new pkg.ToolCallTracker({ onEvent: 1 }); } catch (e) { console.log(e.stack.split("\\n")[1]); }`;
+  const child = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", source], { encoding: "utf8" });
+  assert.equal(child.status, 0, child.stderr);
+  assert.match(child.stdout, new RegExp(`js/index\\.js:${line}:\\d+`));
 });
