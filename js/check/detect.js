@@ -43,11 +43,7 @@ export class Sniffer {
       if (hasBom(chunk)) chunk = chunk.subarray(3);
     }
     if (this.#head !== null) return this.#decide([...this.#head, chunk], false);
-    let i = 0;
-    while (i < chunk.length && isSpace(chunk[i])) {
-      this.#count(chunk[i]);
-      i++;
-    }
+    const i = this.#skipBlank(chunk);
     if (i === chunk.length) return undefined;
     return this.#decide([chunk.subarray(i)], false);
   }
@@ -58,20 +54,36 @@ export class Sniffer {
     return this.#decide(this.#head, true);
   }
 
-  #count(b) {
-    if (b === LF) {
-      this.#lf++;
-      if (!this.#afterCr) this.#sseEnds++;
-      this.#afterCr = false;
-      this.#indent = 0;
-    } else if (b === CR) {
-      this.#sseEnds++;
-      this.#afterCr = true;
-      this.#indent = 0;
-    } else {
-      this.#afterCr = false;
-      this.#indent++;
+  /** Counts the blank bytes at the start of `chunk`; returns where they stop. In locals: 128 MiB of them take a blink. */
+  #skipBlank(chunk) {
+    let lf = this.#lf;
+    let sseEnds = this.#sseEnds;
+    let afterCr = this.#afterCr;
+    let indent = this.#indent;
+    let i = 0;
+    for (; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === LF) {
+        lf++;
+        if (!afterCr) sseEnds++;
+        afterCr = false;
+        indent = 0;
+      } else if (b === CR) {
+        sseEnds++;
+        afterCr = true;
+        indent = 0;
+      } else if (isSpace(b)) {
+        afterCr = false;
+        indent++;
+      } else {
+        break;
+      }
     }
+    this.#lf = lf;
+    this.#sseEnds = sseEnds;
+    this.#afterCr = afterCr;
+    this.#indent = indent;
+    return i;
   }
 
   #decide(parts, ended) {

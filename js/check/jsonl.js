@@ -32,7 +32,16 @@ export class JsonlReader {
   /** Reads a chunk; returns false once the reading stopped. */
   push(chunk) {
     let pos = this.#skipBom(chunk);
-    for (let lf = chunk.indexOf(LF, pos); lf !== -1; lf = chunk.indexOf(LF, pos)) {
+    for (;;) {
+      // Empty lines are counted in place: a hundred million of them must
+      // not cost a hundred million sub-arrays and calls.
+      if (this.#pending.length === 0) {
+        const from = pos;
+        while (pos < chunk.length && chunk[pos] === LF) pos++;
+        this.#line += pos - from;
+      }
+      const lf = chunk.indexOf(LF, pos);
+      if (lf === -1) break;
       if (this.#pendingBytes + lf - pos > this.#max) return this.#oversized(this.#pendingBytes + lf - pos);
       const ok = this.#endLine(chunk.subarray(pos, lf));
       pos = lf + 1;

@@ -3,7 +3,7 @@
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.
 import "../index.js"; // initialises the embedded wasm module
 import { WasmTracker } from "../agui_tool_calls.js";
-import { gunzip, readAll } from "./bytes.js";
+import { LimitError, encode, gunzip, readAll, utf8 } from "./bytes.js";
 import { Sniffer, FORMAT_NAMES } from "./detect.js";
 import { Diagnostics, findingsOf } from "./diagnostics.js";
 import { harStreams, HarError } from "./har.js";
@@ -11,6 +11,7 @@ import { CaptureError, formatFromContentType, parseHttpCapture } from "./http.js
 import { JsonlReader } from "./jsonl.js";
 import { LineMap } from "./line-map.js";
 import { SseLines } from "./sse-lines.js";
+import { withRequestTools } from "./tools.js";
 
 /** The checker's reading limits, with their defaults. */
 export const READ_LIMITS = {
@@ -18,6 +19,8 @@ export const READ_LIMITS = {
   maxLineBytes: 64 * 1024 * 1024,
   /** A curl capture or HAR file, which is read whole (bytes, after gunzip). */
   maxCaptureBytes: 256 * 1024 * 1024,
+  /** What gzip may decompress to, whatever it holds (bytes). */
+  maxDecompressedBytes: 128 * 1024 * 1024,
 };
 
 const VIOLATION_PAGE = 10_000;
@@ -29,13 +32,15 @@ const COLLECT_BYTES = 32 * 1024 * 1024;
  * Uint8Array). `options` is the core's options object; `read` holds
  * `limits` (READ_LIMITS), `collect` (keep each event's text, up to
  * `collect.maxEvents` events and `collect.maxBytes` characters, for the
- * HTML report and the inspector) and
- * `onBytes(n)`. Returns a list of results: `{ label, verdict, ... }`, or
+ * HTML report and the inspector), `size` (the input's, when known),
+ * `onBytes(n)` and `protoFrames(body)`
+ * (proto.js's `framesAsJsonLines`: the command line reads protobuf
+ * captures; the page, which does not load that decoder, reports them). Returns a list of results: `{ label, verdict, ... }`, or
  * `{ label, verdict: "unreadable", error }`; never throws for bad input.
  */
 export async function checkChunks(label, chunks, options, read = {}) {
   const limits = { ...READ_LIMITS, ...read.limits };
-  const ctx = { label, options, limits, collect: read.collect ?? null, bytes: 0 };
+  const ctx = { label, options, limits, collect: read.collect ?? null, protoFrames: read.protoFrames ?? null, size: read.size ?? null, bytes: 0 };
   const counted = countBytes(chunks, ctx, read.onBytes);
   try {
     return await checkSniffed(ctx, counted, []);
@@ -60,7 +65,7 @@ async function checkSniffed(ctx, chunks, containers) {
       return [unreadable(ctx.label, `${ctx.label}: not an AG-UI stream (expected JSON Lines, text/event-stream, a curl capture or a HAR file)`)];
     case "gzip":
       if (containers.includes("gzip")) return [unreadable(ctx.label, `${ctx.label}: gzip inside gzip`)];
-      return checkSniffed(ctx, gunzip(prepend(head, rest)), [...containers, "gzip"]);
+      return checkSniffed(ctx, gunzip(prepend(head, rest), ctx.limits.maxDecompressedBytes), [...containers, "gzip"]);
     case "http":
       return checkCapture(ctx, prepend(head, rest), containers);
     case "har":
@@ -92,7 +97,7 @@ async function* prepend(head, iterator) {
 }
 
 async function checkCapture(ctx, chunks, containers) {
-  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes, sizeHint(ctx, containers));
   if (bytes === null) return [oversized(ctx, "curl capture")];
   let capture;
   try {
@@ -101,6 +106,7 @@ async function checkCapture(ctx, chunks, containers) {
     if (error instanceof CaptureError) return [unreadable(ctx.label, `${ctx.label}: ${error.message}`)];
     throw error;
   }
+  if (capture.status >= 400) return [unreadable(ctx.label, `${ctx.label}: the server answered ${capture.status}: ${excerpt(capture.body)}`)];
   const declared = formatFromContentType(capture.headers.get("content-type"));
   let body = capture.body;
   let lineOf = capture.lineOf;
@@ -108,24 +114,32 @@ async function checkCapture(ctx, chunks, containers) {
   let gzipped = false;
   if (sniffed === "gzip") {
     // `curl --raw` keeps a gzip content coding: its lines are the decoded body's.
-    body = await readAll(gunzip(oneChunk(body)), ctx.limits.maxCaptureBytes);
+    body = await readAll(gunzip(oneChunk(body), ctx.limits.maxDecompressedBytes), ctx.limits.maxCaptureBytes);
     if (body === null) return [oversized(ctx, "curl capture")];
     sniffed = (await sniff(oneChunk(body))).decided.format;
     lineOf = (line) => line;
     gzipped = true;
   }
-  const format = declared ?? sniffed;
+  let format = declared ?? sniffed;
   const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
   const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];
+  if (format === "proto") {
+    const frames = protoFrames(ctx, body);
+    if (frames.error) return [unreadable(ctx.label, `${ctx.label}: ${frames.error}`)];
+    ({ body, format, lineOf } = frames);
+    notes.push(...frames.notes);
+  }
   if (format !== "jsonl" && format !== "sse") {
     return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
   }
-  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes };
+  const request = withRequestTools(ctx.options, capture.request);
+  if (request.note) notes.push(request.note);
+  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes, options: request.options };
   return [await checkStream(ctx, stream, oneChunk(body))];
 }
 
 async function checkHar(ctx, chunks, containers) {
-  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes, sizeHint(ctx, containers));
   if (bytes === null) return [oversized(ctx, "HAR file")];
   let har;
   try {
@@ -141,10 +155,23 @@ async function checkHar(ctx, chunks, containers) {
   }
   const results = [];
   for (const s of har.streams) {
-    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format: s.format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: [] };
+    let { body, format } = s;
+    const frameNotes = [];
+    if (format === "proto") {
+      const frames = protoFrames(ctx, body);
+      if (frames.error) {
+        results.push(unreadable(`${ctx.label}#${s.index}`, `${ctx.label}#${s.index}: ${frames.error}`));
+        continue;
+      }
+      ({ body, format } = frames);
+      frameNotes.push(...frames.notes);
+    }
+    const request = withRequestTools(ctx.options, s.request);
+    const notes = [...frameNotes, ...(request.note ? [request.note] : [])];
+    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes, options: request.options };
     const bodyCtx = { ...ctx, bytes: s.body.length };
     try {
-      results.push(await checkStream(bodyCtx, stream, oneChunk(s.body)));
+      results.push(await checkStream(bodyCtx, stream, oneChunk(body)));
     } catch (error) {
       results.push(unreadable(stream.label, `${stream.label}: ${describeError(error)}`));
     }
@@ -154,13 +181,29 @@ async function checkHar(ctx, chunks, containers) {
   return results;
 }
 
+/**
+ * A protobuf body (`application/vnd.ag-ui.event+proto`) as JSON Lines, one
+ * event a frame: `{ body, format, lineOf, notes }`, or `{ error }` where no
+ * decoder was given (the page reads no protobuf; the command line does).
+ */
+function protoFrames(ctx, body) {
+  if (ctx.protoFrames === null) return { error: "a protobuf event stream (application/vnd.ag-ui.event+proto) is read by the command line, agui-tool-calls check" };
+  const { text, notes } = ctx.protoFrames(body);
+  return { body: encode(text), format: "jsonl", lineOf: (line) => line, notes: ["protobuf frames decoded: a line is a frame (frame N on line N)", ...notes] };
+}
+
+/** The input's size, when it is known and the bytes are the file's own (not gunzipped). */
+function sizeHint(ctx, containers) {
+  return containers.length === 0 && Number.isSafeInteger(ctx.size) ? ctx.size : null;
+}
+
 async function* oneChunk(bytes) {
   yield bytes;
 }
 
 /** Feeds one JSON Lines or text/event-stream stream to a tracker of its own. */
 async function checkStream(ctx, stream, chunks) {
-  const tracker = new WasmTracker(JSON.stringify(ctx.options));
+  const tracker = newTracker(ctx, stream);
   try {
     const found = new Diagnostics();
     const lines = new LineMap();
@@ -212,6 +255,28 @@ async function checkStream(ctx, stream, chunks) {
       // After a trap the module may refuse even this; the cause is reported.
     }
   }
+}
+
+/**
+ * A tracker with the stream's options (the given ones, and tools its
+ * captured request advertised); should the core refuse what the request
+ * added, with the given options alone, and a note saying why.
+ */
+function newTracker(ctx, stream) {
+  if (stream.options === undefined || stream.options === ctx.options) return new WasmTracker(JSON.stringify(ctx.options));
+  try {
+    return new WasmTracker(JSON.stringify(stream.options));
+  } catch (error) {
+    stream.notes = [...(stream.notes ?? []).filter((n) => !n.startsWith("advertised tools read")), `the captured request's tools were not used: ${error?.message ?? error}`];
+    return new WasmTracker(JSON.stringify(ctx.options));
+  }
+}
+
+/** The start of a response body, on one line, for an error message. */
+function excerpt(body) {
+  const text = utf8(body.subarray(0, 400)).replace(/\s+/g, " ").trim();
+  if (text === "") return "(an empty body)";
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /** The summary as reports show it: its violations are the result's (counted, bounded). */
@@ -299,6 +364,7 @@ function oversized(ctx, what) {
 }
 
 function describeError(error) {
+  if (error instanceof LimitError) return error.message;
   if (error instanceof WebAssembly.RuntimeError) return `the checker's wasm module failed (${error.message}): the stream is too large or hostile for it`;
   if (error instanceof RangeError) return `out of memory reading the input (${error.message})`;
   return error?.message ?? String(error);
