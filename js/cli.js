@@ -122,7 +122,7 @@ async function run(argv) {
   for (const file of files) {
     // Each input is checked on its own: one unreadable or oversized is
     // reported, and the others still are.
-    for (const result of await checkIsolated(file, options, { limits, collect, progress: progressMeter })) {
+    for (const result of await checkInput(file, options, { limits, collect, progress: progressMeter })) {
       if (result.verdict === "unreadable") say("error", result.error);
       for (const note of result.verdict === "unreadable" ? result.notes ?? [] : []) say("note", note);
       results.push(result);
@@ -143,18 +143,6 @@ function writeReport(file, report) {
   } catch (error) {
     const why = { EISDIR: "is a directory", ENOENT: "no such directory", EACCES: "permission denied", EPERM: "permission denied", ENOTDIR: "a part of the path is not a directory" }[error.code] ?? error.message;
     throw new OutputError(`cannot write the report to ${file}: ${why}`);
-  }
-}
-
-/**
- * One input's results; a failure the checker did not foresee is that
- * input's, reported as unreadable, and the next input is still checked.
- */
-async function checkIsolated(file, options, read) {
-  try {
-    return await checkInput(file, options, read);
-  } catch (error) {
-    return [{ label: file, verdict: "unreadable", error: `${file}: the checker failed on this input (${error?.message ?? error})`, notes: [] }];
   }
 }
 

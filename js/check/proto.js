@@ -308,6 +308,7 @@ function jsonForm(event) {
   if (baseEvent?.metadata !== undefined) out.metadata = baseEvent.metadata;
   Object.assign(out, rest);
   if (out.type === "RUN_FINISHED") runOutcome(out);
+  if (out.type === "RUN_ERROR" && out.usage.length === 0) delete out.usage;
   if (out.type === "TOOL_CALL_RESULT") partsAsContent(out);
   if (out.type === "MESSAGES_SNAPSHOT") out.messages = out.messages.map(messageForm);
   if (out.type === "RUN_STARTED" && out.input !== undefined) out.input = { ...out.input, messages: out.input.messages.map(messageForm) };

@@ -11,7 +11,6 @@ import { CaptureError, formatFromContentType, parseHttpCapture } from "./http.js
 import { JsonlReader } from "./jsonl.js";
 import { LineMap } from "./line-map.js";
 import { SseLines } from "./sse-lines.js";
-import { withRequestTools } from "./tools.js";
 
 /** The checker's reading limits, with their defaults. */
 export const READ_LIMITS = {
@@ -132,9 +131,7 @@ async function checkCapture(ctx, chunks, containers) {
   if (format !== "jsonl" && format !== "sse") {
     return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
   }
-  const request = withRequestTools(ctx.options, capture.request);
-  if (request.note) notes.push(request.note);
-  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes, options: request.options };
+  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes, request: capture.request };
   return [await checkStream(ctx, stream, oneChunk(body))];
 }
 
@@ -166,9 +163,7 @@ async function checkHar(ctx, chunks, containers) {
       ({ body, format } = frames);
       frameNotes.push(...frames.notes);
     }
-    const request = withRequestTools(ctx.options, s.request);
-    const notes = [...frameNotes, ...(request.note ? [request.note] : [])];
-    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes, options: request.options };
+    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: frameNotes, request: s.request };
     const bodyCtx = { ...ctx, bytes: s.body.length };
     try {
       results.push(await checkStream(bodyCtx, stream, oneChunk(body)));
@@ -203,8 +198,9 @@ async function* oneChunk(bytes) {
 
 /** Feeds one JSON Lines or text/event-stream stream to a tracker of its own. */
 async function checkStream(ctx, stream, chunks) {
-  const tracker = newTracker(ctx, stream);
+  const tracker = new WasmTracker(JSON.stringify(ctx.options));
   try {
+    declareRequest(tracker, stream);
     const found = new Diagnostics();
     const lines = new LineMap();
     const events = ctx.collect ? [] : null;
@@ -258,17 +254,39 @@ async function checkStream(ctx, stream, chunks) {
 }
 
 /**
- * A tracker with the stream's options (the given ones, and tools its
- * captured request advertised); should the core refuse what the request
- * added, with the given options alone, and a note saying why.
+ * The run input the captured request POSTed, declared to the tracker
+ * before the stream (`startRun`, rule F6): its tools are advertised and its
+ * messages are history, as if `RUN_STARTED` had carried it. A server that
+ * sends `RUN_STARTED` without `input` (AG-UI 1.1 allows it) leaves them
+ * nowhere else. The notes say what was read, or why not.
  */
-function newTracker(ctx, stream) {
-  if (stream.options === undefined || stream.options === ctx.options) return new WasmTracker(JSON.stringify(ctx.options));
+function declareRequest(tracker, stream) {
+  if (typeof stream.request !== "string" || stream.request.trim() === "") return;
+  let input;
   try {
-    return new WasmTracker(JSON.stringify(stream.options));
+    input = JSON.parse(stream.request);
+  } catch {
+    stream.notes.push("the captured request body is not JSON: no run input read from it");
+    return;
+  }
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return;
+  try {
+    tracker.startRun(stream.request);
   } catch (error) {
-    stream.notes = [...(stream.notes ?? []).filter((n) => !n.startsWith("advertised tools read")), `the captured request's tools were not used: ${error?.message ?? error}`];
-    return new WasmTracker(JSON.stringify(ctx.options));
+    stream.notes.push(`the captured request's run input was not used: ${coreMessage(error)}`);
+    return;
+  }
+  const tools = Array.isArray(input.tools) ? input.tools.map((t) => t?.name).filter((n) => typeof n === "string") : [];
+  const messages = Array.isArray(input.messages) ? input.messages.length : 0;
+  stream.notes.push(`run input read from the captured request: ${tools.length === 0 ? "no tools" : `tools ${tools.join(", ")}`}, ${messages} message${messages === 1 ? "" : "s"} of history`);
+}
+
+function coreMessage(error) {
+  const text = error?.message ?? String(error);
+  try {
+    return JSON.parse(text).message ?? text;
+  } catch {
+    return text;
   }
 }
 
