@@ -42,7 +42,13 @@ export function harStreams(bytes) {
       notes.push(`skipped entry ${index} (${name}): no response body saved${type ? ` (${type})` : ""}`);
       return;
     }
-    const body = content.encoding === "base64" ? base64Bytes(content.text) : encode(content.text);
+    let body;
+    try {
+      body = content.encoding === "base64" ? base64Bytes(content.text) : encode(content.text);
+    } catch {
+      notes.push(`skipped entry ${index} (${name}): its body is marked base64 but does not decode as base64`);
+      return;
+    }
     const declared = formatFromContentType(type);
     const format = declared ?? (readsAsEvents(body) ? sniffed(body) : null);
     if (format === null) {
