@@ -105,7 +105,6 @@ async function checkCapture(ctx, chunks, containers) {
     if (error instanceof CaptureError) return [unreadable(ctx.label, `${ctx.label}: ${error.message}`)];
     throw error;
   }
-  if (capture.status >= 400) return [unreadable(ctx.label, `${ctx.label}: the server answered ${capture.status}: ${excerpt(capture.body)}`)];
   const declared = formatFromContentType(capture.headers.get("content-type"));
   let body = capture.body;
   let lineOf = capture.lineOf;
@@ -119,6 +118,8 @@ async function checkCapture(ctx, chunks, containers) {
     lineOf = (line) => line;
     gzipped = true;
   }
+  // An error answer is the server's word, not a broken stream (its body, decoded, says why).
+  if (capture.status >= 400) return [unreadable(ctx.label, `${ctx.label}: the server answered ${capture.status}: ${excerpt(body)}`)];
   let format = declared ?? sniffed;
   const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
   const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];

@@ -194,8 +194,10 @@ test("a captured HTTP error is reported as the server's answer, not as a broken 
     "error.har",
     JSON.stringify({ log: { entries: [{ request: { method: "POST", url: "http://x/agent" }, response: { status: 422, content: { mimeType: "application/json", text: body } } }] } }),
   );
-  const { report, stderr } = checkJson([curl, verbose, har]);
+  const coded = write("error-gzip.txt", Buffer.concat([Buffer.from("HTTP/1.1 500 Internal Server Error\r\nContent-Encoding: gzip\r\n\r\n"), gzipSync("model crashed")]));
+  const { report, stderr } = checkJson([curl, verbose, har, coded]);
   const files = byFile(report);
+  assert.equal(files["error-gzip.txt"].error, `${coded}: the server answered 500: model crashed`);
   assert.equal(files["error.txt"].error, `${curl}: the server answered 400: ${body}`);
   assert.equal(files["error-v.txt"].error, `${verbose}: the server answered 503: upstream down`);
   assert.match(files["error.har"].notes[0], /^skipped entry 0 \(POST http:\/\/x\/agent #0\): the server answered 422: \{"detail"/);
