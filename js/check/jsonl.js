@@ -36,9 +36,14 @@ export class JsonlReader {
       // Empty lines are counted in place: a hundred million of them must
       // not cost a hundred million sub-arrays and calls.
       if (this.#pending.length === 0) {
-        const from = pos;
-        while (pos < chunk.length && chunk[pos] === LF) pos++;
-        this.#line += pos - from;
+        let blank = 0;
+        for (;;) {
+          if (chunk[pos] === LF) pos++;
+          else if (chunk[pos] === CR && chunk[pos + 1] === LF) pos += 2;
+          else break;
+          blank++;
+        }
+        this.#line += blank;
       }
       const lf = chunk.indexOf(LF, pos);
       if (lf === -1) break;
