@@ -120,13 +120,15 @@ export function formatOf(bytes, ended) {
     return "jsonl";
   }
   if (first === 0x3a) return "sse"; // a comment line
+  // `curl --trace-time`: a time before each block of the trace.
+  if (first >= 0x30 && first <= 0x39 && /^[\d:.]+ (== Info: |=> Send |<= Recv )/.test(String.fromCharCode(...bytes.subarray(0, DECIDE_WITHIN)))) return "http";
   let undecided = false;
   for (const field of SSE_FIELDS) {
     const verdict = fieldAt(bytes, field);
     if (verdict === true) return "sse";
     if (verdict === undefined) undecided = true;
   }
-  for (const prefix of ["HTTP/", "* ", "> ", "< "]) {
+  for (const prefix of ["HTTP/", "* ", "> ", "< ", "== Info: ", "=> Send ", "<= Recv "]) {
     const verdict = startsWith(bytes, prefix);
     if (verdict === true) return "http";
     if (verdict === undefined) undecided = true;

@@ -5,6 +5,7 @@
 // diagnostic names the line of the file.
 import { utf8 } from "./bytes.js";
 import { LineIndex, nextLineStart } from "./line-index.js";
+import { isTrace, traceStreams } from "./trace.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -21,6 +22,7 @@ export class CaptureError extends Error {}
  * capture of a hundred million blank lines costs its bytes, no more.
  */
 export function parseHttpCapture(bytes) {
+  if (isTrace(bytes)) return parseTrace(bytes);
   let at = 0;
   let line = 0;
   let response = null;
@@ -56,6 +58,24 @@ export function parseHttpCapture(bytes) {
       return lines.lineAt(bodyStart + toRaw(bodyLines.start(n - 1))) + 1;
     },
   };
+}
+
+/**
+ * A `curl --trace` capture: the received head and body read as a `curl -i`
+ * capture of them (lines are lines of the received data), the sent data as
+ * the request body.
+ */
+function parseTrace(bytes) {
+  const trace = traceStreams(bytes);
+  if (trace.receivedHeaders.length === 0) throw new CaptureError("a curl trace with no response received");
+  if (trace.asciiBody) {
+    throw new CaptureError("a curl --trace-ascii capture writes the line feeds of a body as \".\", so its stream cannot be read back: capture with --trace (hex) instead");
+  }
+  const received = new Uint8Array(trace.receivedHeaders.length + trace.receivedBody.length);
+  received.set(trace.receivedHeaders);
+  received.set(trace.receivedBody, trace.receivedHeaders.length);
+  const capture = parseHttpCapture(received);
+  return { ...capture, request: trace.sentBody.length > 0 ? utf8(trace.sentBody) : null, trace: true };
 }
 
 /** The text of the line at `at` (without its line end) and where the next one starts. */

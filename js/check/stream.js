@@ -122,7 +122,8 @@ async function checkCapture(ctx, chunks, containers) {
   if (capture.status >= 400) return [unreadable(ctx.label, `${ctx.label}: the server answered ${capture.status}: ${excerpt(body)}`)];
   let format = declared ?? sniffed;
   const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
-  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];
+  const trace = capture.trace ? ", read from a curl trace (lines are lines of the received data)" : "";
+  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}${trace}`];
   if (format === "proto") {
     const frames = protoFrames(ctx, body);
     if (frames.error) return [unreadable(ctx.label, `${ctx.label}: ${frames.error}`)];

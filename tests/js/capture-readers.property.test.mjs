@@ -38,6 +38,7 @@ const captures = path.join(root, "examples", "streams", "captures");
 const seeds = [
   ...readdirSync(captures).map((f) => readFileSync(path.join(captures, f))),
   ...readdirSync(path.join(fixturesDir, "proto")).filter((f) => f.endsWith(".curl")).map((f) => readFileSync(path.join(fixturesDir, "proto", f))),
+  ...readdirSync(path.join(fixturesDir, "curl-trace")).filter((f) => f.endsWith(".txt")).map((f) => readFileSync(path.join(fixturesDir, "curl-trace", f))),
 ];
 
 /** Bytes that matter to the readers, more often than others. */

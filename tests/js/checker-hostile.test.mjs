@@ -299,3 +299,21 @@ test("a HAR entry of protobuf frames (base64) is read like its curl capture", ()
   assert.deepEqual(h.counts, j.counts);
   assert.equal(h.verdict, j.verdict);
 });
+
+const traces = path.join(fixturesDir, "curl-trace");
+
+test("f1_a_curl_trace_is_read_its_request_body_the_run_input_and_a_trace_ascii_one_is_refused_saying_why", () => {
+  for (const name of ["trace-hex.txt", "trace-time.txt"]) {
+    const { report, status } = checkJson([path.join(traces, name)]);
+    assert.equal(status, 0, name);
+    const [s] = report.streams;
+    assert.deepEqual([s.format, s.containers, s.summary.eventsSeen, s.verdict], ["sse", ["http"], 5, "clean"], name);
+    assert.match(s.notes[0], /^HTTP 200, text\/event-stream, chunked transfer coding decoded, read from a curl trace/, name);
+    assert.equal(s.notes[1], "run input read from the captured request: tools confirm_deploy, 1 message of history", name);
+    assert.deepEqual(s.summary.calls.map((c) => [c.id, c.advertised, c.validation]), [["c1", true, "valid"]], name);
+  }
+  const ascii = check([path.join(traces, "trace-ascii.txt")]);
+  assert.equal(ascii.status, 2);
+  assert.match(ascii.stderr, /trace-ascii\.txt: a curl --trace-ascii capture writes the line feeds of a body as "\.", so its stream cannot be read back: capture with --trace \(hex\) instead/);
+});
+
