@@ -21,8 +21,10 @@ const USAGE = `Usage: agui-tool-calls check [options] FILE...
 
 check: checks recorded AG-UI event streams against the tool-call rules.
 A FILE is JSON Lines (one event a line), a raw text/event-stream capture,
-a curl -i / curl -v capture or a HAR file, any of them gzipped, told apart
-by its first bytes; "-" reads standard input.
+a curl -i / -v / --trace capture (the protobuf binding too) or a HAR file,
+any of them gzipped, told apart by its first bytes; "-" reads standard
+input. A capture's request body (HAR, curl --trace) is the run input: its
+tools are advertised.
 
 inspect: serves a page on 127.0.0.1 (its URL is the first line printed)
 that checks the FILEs, and any file dropped on it, in the browser, and
@@ -33,7 +35,7 @@ Options:
   -o, --output FILE     write the report to FILE instead of standard output
   --tools FILE          the advertised tools: a JSON array of AG-UI Tool
                         objects, or {"tools": [...]} (else each run's
-                        RUN_STARTED.input.tools)
+                        RUN_STARTED.input.tools, or the captured request's)
   --fragment            the streams may start mid-run
   --max-args-bytes N    limit on one call's argument text (bytes)
   --max-depth N         limit on the nesting depth of arguments
