@@ -11,12 +11,12 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { root, pkgDir, fixturesDir } from "./support/paths.mjs";
-import { CaptureError, parseHttpCapture } from "../../js/check/http.js";
-import { HarError, harStreams } from "../../js/check/har.js";
-import { framesAsJsonLines } from "../../js/check/proto.js";
-import { LineIndex } from "../../js/check/line-index.js";
-
-const { checkChunks } = await import(pathToFileURL(path.join(pkgDir, "check", "stream.js")).href);
+const fromPkg = (name) => import(pathToFileURL(path.join(pkgDir, "check", name)).href);
+const { CaptureError, parseHttpCapture } = await fromPkg("http.js");
+const { HarError, harStreams } = await fromPkg("har.js");
+const { framesAsJsonLines } = await fromPkg("proto.js");
+const { LineIndex } = await fromPkg("line-index.js");
+const { checkChunks } = await fromPkg("stream.js");
 
 const seed = Number(process.env.AGUI_PROPERTY_SEED ?? Date.now() % 1_000_000);
 const MB = 1024 * 1024;
