@@ -2,7 +2,8 @@
 // (for -v, prefixed "< ", among "* " notes and "> " request lines), then the
 // body as the server sent it. A chunked body (`curl --raw`, or a proxy's
 // dump) is decoded. The body's lines are mapped back to the capture's, so a
-// diagnostic names the line of the file.
+// diagnostic names the line of the file. A `curl --trace` capture is read
+// back to the bytes it records first (trace.js).
 import { utf8 } from "./bytes.js";
 import { LineIndex, nextLineStart } from "./line-index.js";
 import { isTrace, traceStreams } from "./trace.js";
@@ -16,7 +17,8 @@ export class CaptureError extends Error {}
 /**
  * Splits a capture: `{ status, headers, body, chunked, request, lineOf }`,
  * where `headers` is a Map of lower-case names, `request` the request body
- * the capture shows (`> ` lines after the request head, else null) and
+ * the capture shows (a trace's sent data, or `> ` lines after the request
+ * head; else null) and
  * `lineOf(bodyLine)` gives the capture's line of a 1-based line of the
  * (decoded) body. Works on offsets, never on a list of every line: a
  * capture of a hundred million blank lines costs its bytes, no more.
