@@ -369,40 +369,58 @@ function dropUndefined(object) {
   return object;
 }
 
+/** JSON Lines text handed on at a time (bytes, about). */
+const CHUNK_CHARS = 64 * 1024;
+
 /**
- * A body of frames as JSON Lines text (one event a line, frame N on line
- * N) and notes: an arm this schema predates (its frame is an empty line,
- * dropped), a frame that does not decode (fatal to the stream: its line
- * says so, and is no JSON, so the tracker stops there), a body that ends
- * inside a frame (a truncated run).
+ * A body of frames as JSON Lines, one event a frame (frame N on line N),
+ * in chunks of about 64 KiB: never the whole text at once, since an
+ * event's JSON form is larger than its frame. `notes` gets, as the frames
+ * are read: a frame that does not decode (fatal to the stream: its line
+ * says so and is no JSON, so the tracker stops there), a body that ends
+ * inside a frame (a truncated run), and once, how many frames held an
+ * event type this schema predates (each dropped: an empty line).
  */
-export function framesAsJsonLines(body) {
-  const lines = [];
-  const notes = [];
-  let at = 0;
-  while (at < body.length) {
-    const frame = lines.length + 1;
-    if (body.length - at < 4) {
-      notes.push(`the body ends inside the length of frame ${frame} (a truncated run)`);
-      break;
+export function* framesAsJsonLines(body, notes) {
+  const encoder = new TextEncoder();
+  let lines = [];
+  let chars = 0;
+  let unknown = 0;
+  let firstUnknown = 0;
+  try {
+    for (let at = 0, frame = 1; at < body.length; frame++) {
+      if (body.length - at < 4) {
+        notes.push(`the body ends inside the length of frame ${frame} (a truncated run)`);
+        break;
+      }
+      const n = ((body[at] << 24) >>> 0) + (body[at + 1] << 16) + (body[at + 2] << 8) + body[at + 3];
+      if (n > body.length - at - 4) {
+        notes.push(`the body ends inside frame ${frame}, ${body.length - at - 4} of its ${n} bytes sent (a truncated run)`);
+        break;
+      }
+      let line;
+      try {
+        const event = decodeEvent(body.subarray(at + 4, at + 4 + n));
+        if (event === null && unknown++ === 0) firstUnknown = frame;
+        line = event === null ? "" : JSON.stringify(event);
+      } catch (error) {
+        if (!(error instanceof ProtoError) && !(error instanceof TypeError)) throw error;
+        const why = `frame ${frame} (at byte ${at} of the body) does not decode as an AG-UI event: ${error.message}`;
+        notes.push(`${why}; a malformed frame is fatal to the stream`);
+        lines.push(`malformed protobuf frame: ${why}\n`);
+        break;
+      }
+      lines.push(line + "\n");
+      chars += line.length + 1;
+      at += 4 + n;
+      if (chars >= CHUNK_CHARS) {
+        yield encoder.encode(lines.join(""));
+        lines = [];
+        chars = 0;
+      }
     }
-    const n = ((body[at] << 24) >>> 0) + (body[at + 1] << 16) + (body[at + 2] << 8) + body[at + 3];
-    if (n > body.length - at - 4) {
-      notes.push(`the body ends inside frame ${frame}, ${body.length - at - 4} of its ${n} bytes sent (a truncated run)`);
-      break;
-    }
-    try {
-      const event = decodeEvent(body.subarray(at + 4, at + 4 + n));
-      if (event === null) notes.push(`frame ${frame} holds an event type this checker does not know: dropped`);
-      lines.push(event === null ? "" : JSON.stringify(event));
-    } catch (error) {
-      if (!(error instanceof ProtoError) && !(error instanceof TypeError)) throw error;
-      const why = `frame ${frame} (at byte ${at} of the body) does not decode as an AG-UI event: ${error.message}`;
-      notes.push(`${why}; a malformed frame is fatal to the stream`);
-      lines.push(`malformed protobuf frame: ${why}`);
-      break;
-    }
-    at += 4 + n;
+    if (lines.length > 0) yield encoder.encode(lines.join(""));
+  } finally {
+    if (unknown > 0) notes.push(`${unknown} frame${unknown === 1 ? "" : "s"} (the first: frame ${firstUnknown}) held an event type this checker does not know: dropped`);
   }
-  return { text: lines.join("\n") + "\n", notes };
 }

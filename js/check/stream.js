@@ -3,7 +3,7 @@
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.
 import "../index.js"; // initialises the embedded wasm module
 import { WasmTracker } from "../agui_tool_calls.js";
-import { LimitError, encode, gunzip, readAll, utf8 } from "./bytes.js";
+import { LimitError, gunzip, readAll, utf8 } from "./bytes.js";
 import { Sniffer, FORMAT_NAMES } from "./detect.js";
 import { Diagnostics, findingsOf } from "./diagnostics.js";
 import { harStreams, HarError } from "./har.js";
@@ -124,17 +124,17 @@ async function checkCapture(ctx, chunks, containers) {
   const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
   const trace = capture.trace ? ", read from a curl trace (lines are lines of the received data)" : "";
   const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}${trace}`];
+  let bodyChunks = oneChunk(body);
   if (format === "proto") {
-    const frames = protoFrames(ctx, body);
+    const frames = protoFrames(ctx, body, notes);
     if (frames.error) return [unreadable(ctx.label, `${ctx.label}: ${frames.error}`)];
-    ({ body, format, lineOf } = frames);
-    notes.push(...frames.notes);
+    ({ chunks: bodyChunks, format, lineOf } = frames);
   }
   if (format !== "jsonl" && format !== "sse") {
     return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
   }
   const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes, request: capture.request };
-  return [await checkStream(ctx, stream, oneChunk(body))];
+  return [await checkStream(ctx, stream, bodyChunks)];
 }
 
 async function checkHar(ctx, chunks, containers) {
@@ -154,21 +154,21 @@ async function checkHar(ctx, chunks, containers) {
   }
   const results = [];
   for (const s of har.streams) {
-    let { body, format } = s;
+    let { format } = s;
+    let bodyChunks = oneChunk(s.body);
     const frameNotes = [];
     if (format === "proto") {
-      const frames = protoFrames(ctx, body);
+      const frames = protoFrames(ctx, s.body, frameNotes);
       if (frames.error) {
         results.push(unreadable(`${ctx.label}#${s.index}`, `${ctx.label}#${s.index}: ${frames.error}`));
         continue;
       }
-      ({ body, format } = frames);
-      frameNotes.push(...frames.notes);
+      ({ chunks: bodyChunks, format } = frames);
     }
     const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: frameNotes, request: s.request };
     const bodyCtx = { ...ctx, bytes: s.body.length };
     try {
-      results.push(await checkStream(bodyCtx, stream, oneChunk(body)));
+      results.push(await checkStream(bodyCtx, stream, bodyChunks));
     } catch (error) {
       results.push(unreadable(stream.label, `${stream.label}: ${describeError(error)}`));
     }
@@ -180,13 +180,14 @@ async function checkHar(ctx, chunks, containers) {
 
 /**
  * A protobuf body (`application/vnd.ag-ui.event+proto`) as JSON Lines, one
- * event a frame: `{ body, format, lineOf, notes }`, or `{ error }` where no
- * decoder was given (the page reads no protobuf; the command line does).
+ * event a frame, decoded as it is read: `{ chunks, format, lineOf }`, its
+ * notes added to `notes`; or `{ error }` where no decoder was given (the
+ * page reads no protobuf; the command line does).
  */
-function protoFrames(ctx, body) {
+function protoFrames(ctx, body, notes) {
   if (ctx.protoFrames === null) return { error: "a protobuf event stream (application/vnd.ag-ui.event+proto) is read by the command line, agui-tool-calls check" };
-  const { text, notes } = ctx.protoFrames(body);
-  return { body: encode(text), format: "jsonl", lineOf: (line) => line, notes: ["protobuf frames decoded: a line is a frame (frame N on line N)", ...notes] };
+  notes.push("protobuf frames decoded: a line is a frame (frame N on line N)");
+  return { chunks: ctx.protoFrames(body, notes), format: "jsonl", lineOf: (line) => line };
 }
 
 /** The input's size, when it is known and the bytes are the file's own (not gunzipped). */

@@ -287,6 +287,19 @@ test("a protobuf capture cut mid-frame is a truncated run; a frame that does not
   assert.ok(g.notes.some((n) => /frame 1 \(at byte 0 of the body\) does not decode as an AG-UI event: wire type 7/.test(n)), g.notes.join("\n"));
 });
 
+test("a protobuf capture of 200,000 frames of unknown event types is decoded as it is read, with one note for them all", () => {
+  const whole = readFileSync(path.join(protoDir, "frontend-round-trip.curl"));
+  const head = whole.indexOf("\r\n\r\n") + 4;
+  // Empty frames (an envelope with no known arm), between the real ones.
+  const empty = Buffer.alloc(4 * 200_000);
+  const file = write("unknown-frames.curl", Buffer.concat([whole.subarray(0, head), empty, whole.subarray(head)]));
+  const [s] = checkJson([file]).report.streams;
+  const [j] = checkJson([path.join(streamsDir, "frontend-round-trip.jsonl")]).report.streams;
+  assert.deepEqual([s.verdict, s.counts], [j.verdict, j.counts]);
+  assert.deepEqual(s.notes.slice(1), ["protobuf frames decoded: a line is a frame (frame N on line N)", "200000 frames (the first: frame 1) held an event type this checker does not know: dropped"]);
+  assert.equal(s.violations[0]?.line ?? null, j.violations[0] ? j.violations[0].line + 200_000 : null);
+});
+
 test("a HAR entry of protobuf frames (base64) is read like its curl capture", () => {
   const curl = readFileSync(path.join(protoDir, "warnings-results.curl"));
   const frames = curl.subarray(curl.indexOf("\r\n\r\n") + 4);
