@@ -3,7 +3,7 @@
 // same wasm core the browser package runs, so a stream gets one verdict
 // everywhere. `agui-tool-calls inspect [FILE...]` serves a page that does
 // the same in the browser, and replays each stream event by event.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { checkInput, checkOptions } from "./check/check.js";
 import { textReport } from "./check/report/text.js";
@@ -13,14 +13,18 @@ import { sarifReport } from "./check/report/sarif.js";
 import { htmlReport } from "./check/report/html-document.js";
 import { READ_LIMITS } from "./check/stream.js";
 import { countVerdicts } from "./check/diagnostics.js";
+import { toolsOf } from "./check/tools.js";
+import { escapeControls, escapeJsonControls } from "./check/report/terminal.js";
 
 const USAGE = `Usage: agui-tool-calls check [options] FILE...
        agui-tool-calls inspect [options] [FILE...] [--port N] [--open]
 
 check: checks recorded AG-UI event streams against the tool-call rules.
 A FILE is JSON Lines (one event a line), a raw text/event-stream capture,
-a curl -i / curl -v capture or a HAR file, any of them gzipped, told apart
-by its first bytes; "-" reads standard input.
+a curl -i / -v / --trace capture (the protobuf binding too) or a HAR file,
+any of them gzipped, told apart by its first bytes; "-" reads standard
+input. A capture's request body (HAR, curl --trace) is the run input: its
+tools are advertised.
 
 inspect: serves a page on 127.0.0.1 (its URL is the first line printed)
 that checks the FILEs, and any file dropped on it, in the browser, and
@@ -31,7 +35,7 @@ Options:
   -o, --output FILE     write the report to FILE instead of standard output
   --tools FILE          the advertised tools: a JSON array of AG-UI Tool
                         objects, or {"tools": [...]} (else each run's
-                        RUN_STARTED.input.tools)
+                        RUN_STARTED.input.tools, or the captured request's)
   --fragment            the streams may start mid-run
   --max-args-bytes N    limit on one call's argument text (bytes)
   --max-depth N         limit on the nesting depth of arguments
@@ -39,6 +43,9 @@ Options:
   --max-line-bytes N    limit on one line of a stream (default 64 MiB)
   --max-capture-bytes N limit on a curl capture or HAR file, read whole
                         (default 256 MiB)
+  --max-decompressed-bytes N
+                        limit on what a gzipped input decompresses to
+                        (default 128 MiB)
   --port N              inspect: the port (default: any free one)
   --open                inspect: open the page in the default browser
   -h, --help            this help
@@ -54,6 +61,8 @@ const PROGRESS_FROM = 4 * 1024 * 1024;
 const HTML_EVENTS = 5000;
 
 class UsageError extends Error {}
+/** The report could not be written where asked. */
+class OutputError extends Error {}
 
 async function main(argv) {
   // A reader that stops early (`| head`) is no error.
@@ -66,9 +75,16 @@ async function main(argv) {
     process.exitCode = await run(argv);
   } catch (error) {
     // Status 1 means "violations": an unexpected failure must not look like one.
-    const usage = error instanceof UsageError;
-    const text = usage ? `${error.message}\nRun "agui-tool-calls --help" for usage.` : `internal error: ${error.stack}`;
-    process.stderr.write(`error: ${text}\n`);
+    if (error instanceof UsageError) {
+      say("error", error.message);
+      process.stderr.write('Run "agui-tool-calls --help" for usage.\n');
+    } else if (error instanceof OutputError) {
+      say("error", error.message);
+    } else {
+      say("error", `internal error: ${error?.message ?? error}`);
+      const frames = String(error?.stack ?? "").split("\n").filter((l) => l.startsWith("    at "));
+      if (frames.length > 0) process.stderr.write(`${frames.join("\n")}\n`);
+    }
     process.exitCode = 2;
   } finally {
     rss?.report();
@@ -99,23 +115,46 @@ async function run(argv) {
   const format = args.values.format ?? "text";
   if (!FORMATS.includes(format)) throw new UsageError(`unknown format "${format}" (${FORMATS.join(", ")})`);
 
+  // Said before the checking, not after it.
+  if (args.values.output !== undefined && statSync(args.values.output, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new OutputError(`cannot write the report to ${args.values.output}: it is a directory (-o takes a file name)`);
+  }
   const results = [];
   const collect = format === "html" ? { maxEvents: HTML_EVENTS } : null;
   for (const file of files) {
     // Each input is checked on its own: one unreadable or oversized is
     // reported, and the others still are.
     for (const result of await checkInput(file, options, { limits, collect, progress: progressMeter })) {
-      if (result.verdict === "unreadable") process.stderr.write(`error: ${result.error}\n`);
-      for (const note of result.verdict === "unreadable" ? result.notes ?? [] : []) process.stderr.write(`note: ${note}\n`);
+      if (result.verdict === "unreadable") say("error", result.error);
+      for (const note of result.verdict === "unreadable" ? result.notes ?? [] : []) say("note", note);
       results.push(result);
     }
   }
   const totals = countVerdicts(results);
   const exitCode = totals.fatal + totals.unreadable > 0 ? 2 : totals.violations > 0 ? 1 : 0;
   const report = render(format, results, totals, exitCode);
-  if (args.values.output !== undefined) writeFileSync(args.values.output, report);
+  if (args.values.output !== undefined) writeReport(args.values.output, report);
   else process.stdout.write(report);
   return exitCode;
+}
+
+/** Writes the report to `file`; a path that cannot be written is the user's error, said plainly. */
+function writeReport(file, report) {
+  try {
+    writeFileSync(file, report);
+  } catch (error) {
+    const why = { EISDIR: "is a directory", ENOENT: "no such directory", EACCES: "permission denied", EPERM: "permission denied", ENOTDIR: "a part of the path is not a directory" }[error.code] ?? error.message;
+    throw new OutputError(`cannot write the report to ${file}: ${why}`);
+  }
+}
+
+/**
+ * A line on standard error: what it quotes from a recording (an id, a
+ * message, a URL) or a command line is escaped of control characters, so
+ * no recording can move the cursor, retitle the terminal or erase a line.
+ */
+function say(kind, text) {
+  process.stderr.write(`${kind}: ${escapeControls(text)}\n`);
 }
 
 /** `inspect`: serves the inspector page until interrupted. */
@@ -146,7 +185,7 @@ async function openBrowser(url) {
 
 function readLimits(values) {
   const limits = {};
-  for (const [flag, key] of [["max-line-bytes", "maxLineBytes"], ["max-capture-bytes", "maxCaptureBytes"]]) {
+  for (const [flag, key] of [["max-line-bytes", "maxLineBytes"], ["max-capture-bytes", "maxCaptureBytes"], ["max-decompressed-bytes", "maxDecompressedBytes"]]) {
     if (values[flag] === undefined) continue;
     const n = Number(values[flag]);
     if (!Number.isSafeInteger(n) || n < 1) throw new UsageError(`--${flag} takes a positive whole number, not "${values[flag]}"`);
@@ -169,6 +208,7 @@ function parse(argv) {
         "max-calls": { type: "string" },
         "max-line-bytes": { type: "string" },
         "max-capture-bytes": { type: "string" },
+        "max-decompressed-bytes": { type: "string" },
         output: { type: "string", short: "o" },
         port: { type: "string" },
         open: { type: "boolean" },
@@ -209,22 +249,17 @@ function readTools(file) {
     const why = error.code === "ENOENT" ? "no such file" : error.message;
     throw new UsageError(`--tools ${file}: ${why}`);
   }
-  const tools = Array.isArray(parsed) ? parsed : parsed?.tools;
-  if (!Array.isArray(tools)) throw new UsageError(`--tools ${file}: expected a JSON array of tools, or {"tools": [...]}`);
-  return tools.map((tool, i) => {
-    if (tool === null || typeof tool !== "object" || typeof tool.name !== "string") {
-      throw new UsageError(`--tools ${file}: tool ${i} has no "name" string`);
-    }
-    const { name, description = "", parameters = {} } = tool;
-    if (typeof description !== "string") throw new UsageError(`--tools ${file}: tool "${name}" has a description that is not a string`);
-    return { name, description, parameters };
-  });
+  try {
+    return toolsOf(parsed);
+  } catch (error) {
+    throw new UsageError(`--tools ${file}: ${error.message}`);
+  }
 }
 
 function render(format, results, totals, exitCode) {
   switch (format) {
     case "json":
-      return jsonReport(results, totals, exitCode);
+      return escapeJsonControls(jsonReport(results, totals, exitCode));
     case "junit":
       return junitReport(results, totals);
     case "sarif":
@@ -258,7 +293,7 @@ function progressMeter(label, size) {
       if (now - shown < 100) return;
       shown = now;
       const percent = Math.floor((read / size) * 100);
-      process.stderr.write(`\r${label}: ${mb(read)} of ${mb(size)} MB (${percent}%)\x1b[K`);
+      process.stderr.write(`\r${escapeControls(label)}: ${mb(read)} of ${mb(size)} MB (${percent}%)\x1b[K`);
     },
     done() {
       if (shown !== 0) process.stderr.write("\r\x1b[K");

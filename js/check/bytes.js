@@ -46,21 +46,40 @@ export function startsWith(bytes, prefix, at = 0) {
   return true;
 }
 
-/** Reads all of `chunks` (an async iterable), refusing more than `max` bytes. */
-export async function readAll(chunks, max, prefix = []) {
-  const parts = [...prefix];
-  let size = parts.reduce((n, c) => n + c.length, 0);
-  if (size > max) return null;
-  for await (const chunk of chunks) {
+/**
+ * Reads all of `chunks` (an async iterable), refusing more than `max`
+ * bytes (null); `sizeHint` is how many bytes are expected, when known. Copied into one buffer that doubles as it fills, so the
+ * chunks are garbage as soon as they are copied: a capture read whole
+ * peaks at less than twice its size, never at its chunks plus their copy.
+ */
+export async function readAll(chunks, max, sizeHint = null) {
+  // The file's size, when known, is the buffer's: no copy at all.
+  let out = new Uint8Array(Math.min(sizeHint ?? 64 * 1024, max));
+  let size = 0;
+  const add = (chunk) => {
+    if (size + chunk.length > max) return false;
+    if (size + chunk.length > out.length) {
+      const bigger = new Uint8Array(Math.min(Math.max(out.length * 2, size + chunk.length), max));
+      bigger.set(out.subarray(0, size));
+      out = bigger;
+    }
+    out.set(chunk, size);
     size += chunk.length;
-    if (size > max) return null;
-    parts.push(chunk);
-  }
-  return concat(parts);
+    return true;
+  };
+  for await (const chunk of chunks) if (!add(chunk)) return null;
+  return out.subarray(0, size);
 }
 
-/** Gunzips an async iterable of chunks (DecompressionStream: Node 18+ and browsers). */
-export async function* gunzip(chunks) {
+/** Input over one of the checker's limits: the message names the limit and its option. */
+export class LimitError extends Error {}
+
+/**
+ * Gunzips an async iterable of chunks (DecompressionStream: Node 18+ and
+ * browsers), refusing more than `max` decompressed bytes: 255 KB of gzip
+ * can hold 256 MiB of blank lines.
+ */
+export async function* gunzip(chunks, max = Infinity) {
   const stream = new DecompressionStream("gzip");
   const writer = stream.writable.getWriter();
   const feeding = (async () => {
@@ -71,8 +90,13 @@ export async function* gunzip(chunks) {
       await writer.abort(error).catch(() => {});
     }
   })();
+  let size = 0;
   try {
-    yield* chunksOf(stream.readable);
+    for await (const chunk of chunksOf(stream.readable)) {
+      size += chunk.length;
+      if (size > max) throw new LimitError(`gzip that decompresses to more than ${max} bytes, over the limit of --max-decompressed-bytes; raise it to read the input`);
+      yield chunk;
+    }
   } finally {
     await feeding;
   }

@@ -3,6 +3,7 @@
 import { WasmTracker } from "../agui_tool_calls.js";
 import { InputError, openInput } from "./input.js";
 import { checkChunks } from "./stream.js";
+import { framesAsJsonLines } from "./proto.js";
 
 /**
  * The results of one input: one per stream (a HAR file holds several), each
@@ -20,7 +21,7 @@ export async function checkInput(name, options, read = {}) {
   }
   const meter = read.progress?.(source.label, source.size) ?? null;
   try {
-    return await checkChunks(source.label, source.chunks, options, { ...read, onBytes: (n) => meter?.advance(n) });
+    return await checkChunks(source.label, source.chunks, options, { ...read, size: source.size, protoFrames: framesAsJsonLines, onBytes: (n) => meter?.advance(n) });
   } finally {
     meter?.done();
   }

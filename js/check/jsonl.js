@@ -32,7 +32,21 @@ export class JsonlReader {
   /** Reads a chunk; returns false once the reading stopped. */
   push(chunk) {
     let pos = this.#skipBom(chunk);
-    for (let lf = chunk.indexOf(LF, pos); lf !== -1; lf = chunk.indexOf(LF, pos)) {
+    for (;;) {
+      // Empty lines are counted in place: a hundred million of them must
+      // not cost a hundred million sub-arrays and calls.
+      if (this.#pending.length === 0) {
+        let blank = 0;
+        for (;;) {
+          if (chunk[pos] === LF) pos++;
+          else if (chunk[pos] === CR && chunk[pos + 1] === LF) pos += 2;
+          else break;
+          blank++;
+        }
+        this.#line += blank;
+      }
+      const lf = chunk.indexOf(LF, pos);
+      if (lf === -1) break;
       if (this.#pendingBytes + lf - pos > this.#max) return this.#oversized(this.#pendingBytes + lf - pos);
       const ok = this.#endLine(chunk.subarray(pos, lf));
       pos = lf + 1;

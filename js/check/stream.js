@@ -3,7 +3,7 @@
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.
 import "../index.js"; // initialises the embedded wasm module
 import { WasmTracker } from "../agui_tool_calls.js";
-import { gunzip, readAll } from "./bytes.js";
+import { LimitError, gunzip, readAll, utf8 } from "./bytes.js";
 import { Sniffer, FORMAT_NAMES } from "./detect.js";
 import { Diagnostics, findingsOf } from "./diagnostics.js";
 import { harStreams, HarError } from "./har.js";
@@ -18,6 +18,8 @@ export const READ_LIMITS = {
   maxLineBytes: 64 * 1024 * 1024,
   /** A curl capture or HAR file, which is read whole (bytes, after gunzip). */
   maxCaptureBytes: 256 * 1024 * 1024,
+  /** What gzip may decompress to, whatever it holds (bytes). */
+  maxDecompressedBytes: 128 * 1024 * 1024,
 };
 
 const VIOLATION_PAGE = 10_000;
@@ -29,13 +31,15 @@ const COLLECT_BYTES = 32 * 1024 * 1024;
  * Uint8Array). `options` is the core's options object; `read` holds
  * `limits` (READ_LIMITS), `collect` (keep each event's text, up to
  * `collect.maxEvents` events and `collect.maxBytes` characters, for the
- * HTML report and the inspector) and
- * `onBytes(n)`. Returns a list of results: `{ label, verdict, ... }`, or
+ * HTML report and the inspector), `size` (the input's, when known),
+ * `onBytes(n)` and `protoFrames(body)`
+ * (proto.js's `framesAsJsonLines`: the command line reads protobuf
+ * captures; the page, which does not load that decoder, reports them). Returns a list of results: `{ label, verdict, ... }`, or
  * `{ label, verdict: "unreadable", error }`; never throws for bad input.
  */
 export async function checkChunks(label, chunks, options, read = {}) {
   const limits = { ...READ_LIMITS, ...read.limits };
-  const ctx = { label, options, limits, collect: read.collect ?? null, bytes: 0 };
+  const ctx = { label, options, limits, collect: read.collect ?? null, protoFrames: read.protoFrames ?? null, size: read.size ?? null, bytes: 0 };
   const counted = countBytes(chunks, ctx, read.onBytes);
   try {
     return await checkSniffed(ctx, counted, []);
@@ -60,7 +64,7 @@ async function checkSniffed(ctx, chunks, containers) {
       return [unreadable(ctx.label, `${ctx.label}: not an AG-UI stream (expected JSON Lines, text/event-stream, a curl capture or a HAR file)`)];
     case "gzip":
       if (containers.includes("gzip")) return [unreadable(ctx.label, `${ctx.label}: gzip inside gzip`)];
-      return checkSniffed(ctx, gunzip(prepend(head, rest)), [...containers, "gzip"]);
+      return checkSniffed(ctx, gunzip(prepend(head, rest), ctx.limits.maxDecompressedBytes), [...containers, "gzip"]);
     case "http":
       return checkCapture(ctx, prepend(head, rest), containers);
     case "har":
@@ -92,7 +96,7 @@ async function* prepend(head, iterator) {
 }
 
 async function checkCapture(ctx, chunks, containers) {
-  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes, sizeHint(ctx, containers));
   if (bytes === null) return [oversized(ctx, "curl capture")];
   let capture;
   try {
@@ -108,24 +112,33 @@ async function checkCapture(ctx, chunks, containers) {
   let gzipped = false;
   if (sniffed === "gzip") {
     // `curl --raw` keeps a gzip content coding: its lines are the decoded body's.
-    body = await readAll(gunzip(oneChunk(body)), ctx.limits.maxCaptureBytes);
+    body = await readAll(gunzip(oneChunk(body), ctx.limits.maxDecompressedBytes), ctx.limits.maxCaptureBytes);
     if (body === null) return [oversized(ctx, "curl capture")];
     sniffed = (await sniff(oneChunk(body))).decided.format;
     lineOf = (line) => line;
     gzipped = true;
   }
-  const format = declared ?? sniffed;
+  // An error answer is the server's word, not a broken stream (its body, decoded, says why).
+  if (capture.status >= 400) return [unreadable(ctx.label, `${ctx.label}: the server answered ${capture.status}: ${excerpt(body)}`)];
+  let format = declared ?? sniffed;
   const type = capture.headers.has("content-type") ? `, ${capture.headers.get("content-type")}` : "";
-  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}`];
+  const trace = capture.trace ? ", read from a curl trace (lines are lines of the received data)" : "";
+  const notes = [`HTTP ${capture.status}${type}${capture.chunked ? ", chunked transfer coding decoded" : ""}${gzipped ? ", gzip content coding decoded (lines are lines of the decoded body)" : ""}${trace}`];
+  let bodyChunks = oneChunk(body);
+  if (format === "proto") {
+    const frames = protoFrames(ctx, body, notes);
+    if (frames.error) return [unreadable(ctx.label, `${ctx.label}: ${frames.error}`)];
+    ({ chunks: bodyChunks, format, lineOf } = frames);
+  }
   if (format !== "jsonl" && format !== "sse") {
     return [unreadable(ctx.label, `${ctx.label}: the captured response body is not an AG-UI stream (${notes[0]})`)];
   }
-  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes };
-  return [await checkStream(ctx, stream, oneChunk(body))];
+  const stream = { label: ctx.label, format, containers: [...containers, "http"], firstLine: 1, lineOf, notes, request: capture.request };
+  return [await checkStream(ctx, stream, bodyChunks)];
 }
 
 async function checkHar(ctx, chunks, containers) {
-  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes);
+  const bytes = await readAll(chunks, ctx.limits.maxCaptureBytes, sizeHint(ctx, containers));
   if (bytes === null) return [oversized(ctx, "HAR file")];
   let har;
   try {
@@ -141,10 +154,21 @@ async function checkHar(ctx, chunks, containers) {
   }
   const results = [];
   for (const s of har.streams) {
-    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format: s.format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: [] };
+    let { format } = s;
+    let bodyChunks = oneChunk(s.body);
+    const frameNotes = [];
+    if (format === "proto") {
+      const frames = protoFrames(ctx, s.body, frameNotes);
+      if (frames.error) {
+        results.push(unreadable(`${ctx.label}#${s.index}`, `${ctx.label}#${s.index}: ${frames.error}`));
+        continue;
+      }
+      ({ chunks: bodyChunks, format } = frames);
+    }
+    const stream = { label: `${ctx.label}#${s.index}`, name: s.name, format, containers: [...containers, "har"], firstLine: 1, lineOf: (l) => l, notes: frameNotes, request: s.request };
     const bodyCtx = { ...ctx, bytes: s.body.length };
     try {
-      results.push(await checkStream(bodyCtx, stream, oneChunk(s.body)));
+      results.push(await checkStream(bodyCtx, stream, bodyChunks));
     } catch (error) {
       results.push(unreadable(stream.label, `${stream.label}: ${describeError(error)}`));
     }
@@ -152,6 +176,23 @@ async function checkHar(ctx, chunks, containers) {
   // The notes on skipped entries belong to the file; the first stream shows them.
   results[0].notes = [...(results[0].notes ?? []), ...har.notes];
   return results;
+}
+
+/**
+ * A protobuf body (`application/vnd.ag-ui.event+proto`) as JSON Lines, one
+ * event a frame, decoded as it is read: `{ chunks, format, lineOf }`, its
+ * notes added to `notes`; or `{ error }` where no decoder was given (the
+ * page reads no protobuf; the command line does).
+ */
+function protoFrames(ctx, body, notes) {
+  if (ctx.protoFrames === null) return { error: "a protobuf event stream (application/vnd.ag-ui.event+proto) is read by the command line, agui-tool-calls check" };
+  notes.push("protobuf frames decoded: a line is a frame (frame N on line N)");
+  return { chunks: ctx.protoFrames(body, notes), format: "jsonl", lineOf: (line) => line };
+}
+
+/** The input's size, when it is known and the bytes are the file's own (not gunzipped). */
+function sizeHint(ctx, containers) {
+  return containers.length === 0 && Number.isSafeInteger(ctx.size) ? ctx.size : null;
 }
 
 async function* oneChunk(bytes) {
@@ -162,6 +203,7 @@ async function* oneChunk(bytes) {
 async function checkStream(ctx, stream, chunks) {
   const tracker = new WasmTracker(JSON.stringify(ctx.options));
   try {
+    declareRequest(tracker, stream);
     const found = new Diagnostics();
     const lines = new LineMap();
     const events = ctx.collect ? [] : null;
@@ -212,6 +254,50 @@ async function checkStream(ctx, stream, chunks) {
       // After a trap the module may refuse even this; the cause is reported.
     }
   }
+}
+
+/**
+ * The run input the captured request POSTed, declared to the tracker
+ * before the stream (`startRun`, rule F6): its tools are advertised and its
+ * messages are history, as if `RUN_STARTED` had carried it. A server that
+ * sends `RUN_STARTED` without `input` (AG-UI 1.1 allows it) leaves them
+ * nowhere else. The notes say what was read, or why not.
+ */
+function declareRequest(tracker, stream) {
+  if (typeof stream.request !== "string" || stream.request.trim() === "") return;
+  let input;
+  try {
+    input = JSON.parse(stream.request);
+  } catch {
+    stream.notes.push("the captured request body is not JSON: no run input read from it");
+    return;
+  }
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return;
+  try {
+    tracker.startRun(stream.request);
+  } catch (error) {
+    stream.notes.push(`the captured request's run input was not used: ${coreMessage(error)}`);
+    return;
+  }
+  const tools = Array.isArray(input.tools) ? input.tools.map((t) => t?.name).filter((n) => typeof n === "string") : [];
+  const messages = Array.isArray(input.messages) ? input.messages.length : 0;
+  stream.notes.push(`run input read from the captured request: ${tools.length === 0 ? "no tools" : `tools ${tools.join(", ")}`}, ${messages} message${messages === 1 ? "" : "s"} of history`);
+}
+
+function coreMessage(error) {
+  const text = error?.message ?? String(error);
+  try {
+    return JSON.parse(text).message ?? text;
+  } catch {
+    return text;
+  }
+}
+
+/** The start of a response body, on one line, for an error message. */
+function excerpt(body) {
+  const text = utf8(body.subarray(0, 400)).replace(/\s+/g, " ").trim();
+  if (text === "") return "(an empty body)";
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 /** The summary as reports show it: its violations are the result's (counted, bounded). */
@@ -299,6 +385,7 @@ function oversized(ctx, what) {
 }
 
 function describeError(error) {
+  if (error instanceof LimitError) return error.message;
   if (error instanceof WebAssembly.RuntimeError) return `the checker's wasm module failed (${error.message}): the stream is too large or hostile for it`;
   if (error instanceof RangeError) return `out of memory reading the input (${error.message})`;
   return error?.message ?? String(error);

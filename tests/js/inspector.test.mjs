@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -136,6 +136,38 @@ test("the inspector checks the given files in the page, and its scrubber replays
     await page.screenshot({ path: path.join(shots, "inspector.png"), fullPage: false });
     assert.deepEqual(errors, []);
     assert.deepEqual(requests.filter((u) => !u.startsWith(inspector.url)), [], "nothing leaves the machine");
+  } finally {
+    await close();
+    await inspector.stop();
+  }
+});
+
+test("the sticky replay panel stays within the window and scrolls inside, leaving its section's controls visible", async () => {
+  // Forty calls: a snapshot far taller than a small window.
+  const ev = (e) => JSON.stringify(e) + "\n";
+  let text = ev({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  for (let i = 0; i < 40; i++) {
+    const id = `call_${i}`;
+    text += ev({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "search" }) + ev({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: '{"q":"x"}' }) + ev({ type: "TOOL_CALL_END", toolCallId: id });
+  }
+  const many = path.join(tmp, "many-calls.jsonl");
+  writeFileSync(many, text + ev({ type: "RUN_FINISHED", threadId: "t", runId: "r" }));
+  const inspector = await startInspector([many]);
+  const { page, errors, close } = await newPage({ viewport: { width: 800, height: 600 } });
+  try {
+    await page.goto(inspector.url);
+    await page.waitForSelector("body[data-state=ready]");
+    const panel = page.locator(".scrub").first();
+    const box = await panel.boundingBox();
+    assert.ok(box.height <= 0.4 * 600 + 1, `the panel is ${box.height}px tall in a 600px window`);
+    const inner = await panel.locator(".snapshot").evaluate((e) => ({ scroll: e.scrollHeight, client: e.clientHeight }));
+    assert.ok(inner.scroll > inner.client, "the snapshot scrolls inside the panel");
+    // Scrolled to the timeline, the panel sticks at the top and the filter below it can still be used.
+    const filter = page.locator(".only-marked").first();
+    await filter.scrollIntoViewIfNeeded();
+    await filter.check();
+    assert.equal(await filter.isChecked(), true);
+    assert.deepEqual(errors, []);
   } finally {
     await close();
     await inspector.stop();

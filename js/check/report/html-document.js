@@ -1,6 +1,7 @@
 // `--format html`: one self-contained page (style and script inline, no
 // network: a Content-Security-Policy forbids any fetch) with a section per
 // stream, rendered by the code the inspector page uses too.
+import { createHash } from "node:crypto";
 import { REPORT_CSS, esc, renderStream, summaryLine } from "./html.js";
 
 // Filters a timeline to its marked events; nothing else needs a script.
@@ -13,7 +14,16 @@ for (const box of document.querySelectorAll(".only-marked")) {
 }
 `;
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+/**
+ * Nothing from the network, no form that submits anywhere, no `<base>`, and
+ * only the one script above runs (by its hash): a recording's text that got
+ * past the escaping could still not run or send anything.
+ */
+const CSP = `default-src 'none'; style-src 'unsafe-inline'; script-src '${scriptHash(REPORT_SCRIPT)}'; img-src data:; form-action 'none'; base-uri 'none'`;
+
+function scriptHash(script) {
+  return `sha256-${createHash("sha256").update(script, "utf8").digest("base64")}`;
+}
 
 /** The HTML report of all results, as one document. */
 export function htmlReport(results, totals, version) {

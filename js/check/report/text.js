@@ -2,6 +2,7 @@
 // diagnostics (`file:line: severity[RULE]: message`) per stream.
 import { FORMAT_NAMES } from "../detect.js";
 import { plainMessage } from "./message.js";
+import { escapeDeep } from "./terminal.js";
 
 const MAX_ROWS = 50; // more calls than this: the JSON report lists them all
 const MAX_CELL = 32;
@@ -19,10 +20,14 @@ export function palette(enabled) {
   };
 }
 
-/** The text report of all results, as one string. */
+/**
+ * The text report of all results, as one string. Every string of the
+ * results is escaped of control characters first (`terminal.js`): the only
+ * escape sequences in the report are its own colours.
+ */
 export function textReport(results, totals, colour) {
   const c = palette(colour);
-  const parts = results.map((r) => (r.verdict === "unreadable" ? null : streamSection(r, c))).filter(Boolean);
+  const parts = results.map((r) => (r.verdict === "unreadable" ? null : streamSection(escapeDeep(r), c))).filter(Boolean);
   parts.push(summaryLine(totals, c));
   return parts.join("\n") + "\n";
 }
