@@ -192,7 +192,9 @@ impl Tracker {
                 // Alone in its plan (no lane closed before it), the delta
                 // is charged by itself.
                 let alone = plan.ops.first.is_none();
-                let added = delta.text.len();
+                // What the reader will append: the text, and the character
+                // of a surrogate pair joined or left alone.
+                let added = self.calls[i].args.tail().push_delta(delta);
                 plan.ops
                     .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
                 return if alone {
