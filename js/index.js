@@ -476,16 +476,41 @@ function newMessageId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * A chunk's bytes as a plain `Uint8Array`, its extent read through the
+ * intrinsic getters alone: the glue sizes its allocation in wasm memory by
+ * the chunk's `length`, then copies every byte, so a subclass's `length`
+ * that lies, or a Proxy's that changes between reads, would write past the
+ * allocation into other trackers' memory. A Proxy is no view or buffer.
+ */
 function toBytes(chunk) {
-  // `instanceof` runs a Proxy's getPrototypeOf trap, which may throw anything.
+  const view = ArrayBuffer.isView(chunk);
+  const [buffer, offset, length] = !view ? bufferExtent : typedTag.call(chunk) ? typedExtent : dataViewExtent;
+  let bytes;
   try {
-    if (chunk instanceof Uint8Array) return chunk;
-    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    bytes = new Uint8Array(buffer.call(chunk), offset.call(chunk), length.call(chunk));
   } catch (error) {
-    unreadable("pushSse(chunk): chunk", error);
+    if (view || isBuffer(chunk)) throw new TypeError("pushSse(chunk): chunk's ArrayBuffer was detached (transferred)", { cause: error });
   }
-  throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
+  return bytes ?? fail("pushSse(chunk): chunk", "a string or a Uint8Array", chunk);
+}
+
+const getters = (proto, ...names) => names.map((name) => Object.getOwnPropertyDescriptor(proto, name).get);
+const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
+// A typed array's tag (undefined for a DataView); its extent, a DataView's, a buffer's.
+const [typedTag] = getters(typedArray, Symbol.toStringTag);
+const typedExtent = getters(typedArray, "buffer", "byteOffset", "byteLength");
+const dataViewExtent = getters(DataView.prototype, "buffer", "byteOffset", "byteLength");
+const [bufferLength] = getters(ArrayBuffer.prototype, "byteLength");
+const bufferExtent = [function () { return this; }, () => 0, bufferLength];
+
+/** Whether `value` is an ArrayBuffer itself (a Proxy or a SharedArrayBuffer is not). */
+function isBuffer(value) {
+  try {
+    return bufferLength.call(value) >= 0;
+  } catch {
+    return false;
+  }
 }
 
 // The application's arguments, checked before they cross into wasm: the
