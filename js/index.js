@@ -142,6 +142,8 @@ export class ToolCallTracker {
   #carry = "";
   /** The `onEvent` option; without it no event is copied or parsed for it. */
   #onEvent;
+  /** The last snapshot the listeners were told. */
+  #told = null;
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
@@ -353,7 +355,11 @@ export class ToolCallTracker {
     }
     if (change > 1) this.#appended(change);
     else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
-    if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
+    // Each event once; none after `onEvent` freed the tracker.
+    for (const event of events?.() ?? []) {
+      if (!this.#core) break;
+      this.#report(() => this.#onEvent(event));
+    }
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
@@ -403,8 +409,11 @@ export class ToolCallTracker {
    */
   #notify(before) {
     const snapshot = this.#builder.snapshot;
-    // No listener: no copy of the set (the hot path of a stream nobody subscribed to).
-    if (snapshot === before || this.#listeners.size === 0) return snapshot;
+    // No listener: no copy of the set (the hot path of a stream nobody
+    // subscribed to). A snapshot told already (by an operation `onEvent`
+    // or a listener made inside this one) is not told again.
+    if (snapshot === before || snapshot === this.#told || this.#listeners.size === 0) return snapshot;
+    this.#told = snapshot;
     for (const entry of [...this.#listeners]) {
       if (this.#builder.snapshot !== snapshot) break;
       if (!this.#listeners.has(entry)) continue;
@@ -461,9 +470,12 @@ function release(core) {
   } catch {}
 }
 
+/** Reports what a callback threw; reporting never throws (Node's `console.error` reads `stack`, a getter that may throw). */
 function reportCallbackError(error) {
-  if (typeof globalThis.reportError === "function") globalThis.reportError(error);
-  else console.error(error);
+  try {
+    if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+    else console.error(error);
+  } catch {}
 }
 
 /** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
