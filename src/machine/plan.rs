@@ -186,6 +186,9 @@ impl Tracker {
             } => {
                 let i =
                     self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
+                // An empty delta appends nothing, and must not turn a high
+                // surrogate held for its pair into U+FFFD as a delta that
+                // does not begin with the low half would.
                 if delta.is_empty() {
                     return self.charge(plan);
                 }
