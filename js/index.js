@@ -142,6 +142,8 @@ export class ToolCallTracker {
   #carry = "";
   /** The `onEvent` option; without it no event is copied or parsed for it. */
   #onEvent;
+  /** The last snapshot the listeners were told. */
+  #told = null;
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
@@ -353,7 +355,11 @@ export class ToolCallTracker {
     }
     if (change > 1) this.#appended(change);
     else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
-    if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
+    // Each event once; none after `onEvent` freed the tracker.
+    for (const event of events?.() ?? []) {
+      if (!this.#core) break;
+      this.#report(() => this.#onEvent(event));
+    }
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
@@ -403,8 +409,11 @@ export class ToolCallTracker {
    */
   #notify(before) {
     const snapshot = this.#builder.snapshot;
-    // No listener: no copy of the set (the hot path of a stream nobody subscribed to).
-    if (snapshot === before || this.#listeners.size === 0) return snapshot;
+    // No listener: no copy of the set (the hot path of a stream nobody
+    // subscribed to). A snapshot told already (by an operation `onEvent`
+    // or a listener made inside this one) is not told again.
+    if (snapshot === before || snapshot === this.#told || this.#listeners.size === 0) return snapshot;
+    this.#told = snapshot;
     for (const entry of [...this.#listeners]) {
       if (this.#builder.snapshot !== snapshot) break;
       if (!this.#listeners.has(entry)) continue;
@@ -461,9 +470,12 @@ function release(core) {
   } catch {}
 }
 
+/** Reports what a callback threw; reporting never throws (Node's `console.error` reads `stack`, a getter that may throw). */
 function reportCallbackError(error) {
-  if (typeof globalThis.reportError === "function") globalThis.reportError(error);
-  else console.error(error);
+  try {
+    if (typeof globalThis.reportError === "function") globalThis.reportError(error);
+    else console.error(error);
+  } catch {}
 }
 
 /** A fresh tool message id (a v4 UUID, also where `randomUUID` is missing: insecure contexts). */
@@ -476,16 +488,41 @@ function newMessageId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * A chunk's bytes as a plain `Uint8Array`, its extent read through the
+ * intrinsic getters alone: the glue sizes its allocation in wasm memory by
+ * the chunk's `length`, then copies every byte, so a subclass's `length`
+ * that lies, or a Proxy's that changes between reads, would write past the
+ * allocation into other trackers' memory. A Proxy is no view or buffer.
+ */
 function toBytes(chunk) {
-  // `instanceof` runs a Proxy's getPrototypeOf trap, which may throw anything.
+  const view = ArrayBuffer.isView(chunk);
+  const [buffer, offset, length] = !view ? bufferExtent : typedTag.call(chunk) ? typedExtent : dataViewExtent;
+  let bytes;
   try {
-    if (chunk instanceof Uint8Array) return chunk;
-    if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-    if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    bytes = new Uint8Array(buffer.call(chunk), offset.call(chunk), length.call(chunk));
   } catch (error) {
-    unreadable("pushSse(chunk): chunk", error);
+    if (view || isBuffer(chunk)) throw new TypeError("pushSse(chunk): chunk's ArrayBuffer was detached (transferred)", { cause: error });
   }
-  throw new TypeError(`pushSse(chunk): chunk must be a string or a Uint8Array (got ${kind(chunk)})`);
+  return bytes ?? fail("pushSse(chunk): chunk", "a string or a Uint8Array", chunk);
+}
+
+const getters = (proto, ...names) => names.map((name) => Object.getOwnPropertyDescriptor(proto, name).get);
+const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
+// A typed array's tag (undefined for a DataView); its extent, a DataView's, a buffer's.
+const [typedTag] = getters(typedArray, Symbol.toStringTag);
+const typedExtent = getters(typedArray, "buffer", "byteOffset", "byteLength");
+const dataViewExtent = getters(DataView.prototype, "buffer", "byteOffset", "byteLength");
+const [bufferLength] = getters(ArrayBuffer.prototype, "byteLength");
+const bufferExtent = [function () { return this; }, () => 0, bufferLength];
+
+/** Whether `value` is an ArrayBuffer itself (a Proxy or a SharedArrayBuffer is not). */
+function isBuffer(value) {
+  try {
+    return bufferLength.call(value) >= 0;
+  } catch {
+    return false;
+  }
 }
 
 // The application's arguments, checked before they cross into wasm: the

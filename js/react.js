@@ -33,12 +33,27 @@ function createStore(tracker, coalesce) {
   let unsubscribe = null;
   let scheduled = false;
   let published = tracker.snapshot();
+  // The last snapshot the tracker told: what stays shown once it is freed.
+  let heard = published;
+  // The tracker's snapshot, or the last one heard once it is freed: a frame
+  // scheduled before `free()` (say, `root.unmount(); tracker.free()` right
+  // after a delta) runs after it, and a component may render once more.
+  const current = () => {
+    try {
+      published = tracker.snapshot();
+    } catch (error) {
+      if (error?.name !== "TrackerFreedError") throw error;
+      published = heard;
+    }
+    return published;
+  };
   const notify = () => {
     scheduled = false;
-    published = tracker.snapshot();
+    current();
     for (const listener of [...listeners]) listener();
   };
-  const onSnapshot = () => {
+  const onSnapshot = (snapshot) => {
+    heard = snapshot;
     if (!coalesce) return notify();
     if (!scheduled) {
       scheduled = true;
@@ -59,8 +74,7 @@ function createStore(tracker, coalesce) {
     },
     getSnapshot() {
       // Between frames (or unsubscribed), the tracker's own snapshot.
-      if (!scheduled) published = tracker.snapshot();
-      return published;
+      return scheduled ? published : current();
     },
   };
 }

@@ -313,3 +313,79 @@ fn s5_a_realistic_thread_meets_no_default_limit() {
         "{retained}"
     );
 }
+
+/// `TOOL_CALL_ARGS` for call `c`, the delta given as the inside of a JSON
+/// string literal (lone surrogate escapes as written: `serde_json` cannot
+/// hold one in a value).
+fn args_literal(literal: &str) -> String {
+    format!(r#"{{"type":"TOOL_CALL_ARGS","toolCallId":"c","delta":"{literal}"}}"#)
+}
+
+/// Pushes `"` and a high surrogate, then `pairs` deltas each of a low
+/// surrogate and a high one, to call `c` of a tracker with a 4 KiB thread
+/// budget: each delta completes a character of 4 bytes though its own text
+/// is empty. The index of the refused event and the tracker.
+fn cut_pairs(first: &str, then: &str, pairs: usize) -> (Option<usize>, Tracker) {
+    let limits = Limits {
+        max_thread_bytes: 4096,
+        ..Limits::default()
+    };
+    let mut t = with_limits(limits);
+    feed(&mut t, &[start("c", "f")]);
+    let refused = std::iter::once(first)
+        .chain(std::iter::repeat_n(then, pairs))
+        .find_map(|d| t.push_json(&args_literal(d)).err())
+        .map(|v| {
+            assert_s5(&v, "limits.maxThreadBytes");
+            assert_eq!(v.tool_call_id.as_deref(), Some("c"));
+            v.event_index
+        });
+    (refused, t)
+}
+
+#[test]
+fn s5_surrogate_pairs_rejoined_across_deltas_are_charged_as_kept() {
+    // Unbounded, the 5,000 deltas keep 20,001 bytes.
+    let mut t = running();
+    feed(&mut t, &[start("c", "f")]);
+    t.push_json(&args_literal(r#"\"\ud83d"#)).unwrap();
+    for _ in 0..5000 {
+        t.push_json(&args_literal(r"\ude00\ud83d")).unwrap();
+    }
+    assert_eq!(t.call("c").unwrap().args_text().len(), 20_001);
+    // Within 4 KiB they are stopped where deltas of plain 4-byte
+    // characters are, and the budget holds all that is kept.
+    let (refused, t) = cut_pairs(r#"\"\ud83d"#, r"\ude00\ud83d", 5000);
+    let (plain, _) = cut_pairs(r#"\""#, "😀", 5000);
+    assert!(refused.is_some());
+    assert_eq!(refused, plain);
+    let kept = t.call("c").unwrap().args_text().len();
+    assert!((3000..4096).contains(&kept), "{kept}");
+    assert!(t.retained_bytes() >= kept && t.retained_bytes() <= 4096);
+}
+
+#[test]
+fn s5_the_replacement_for_a_half_left_alone_is_charged() {
+    // A low half with no high one before it, and a high one the end
+    // finds still waiting: U+FFFD each, 3 bytes the deltas' text lacks.
+    let mut t = running();
+    feed(&mut t, &[start("c", "f")]);
+    let before = t.retained_bytes();
+    t.push_json(&args_literal(r"\ude00")).unwrap();
+    assert_eq!(t.retained_bytes() - before, 3);
+    t.push_json(&args_literal(r"\ud83d")).unwrap();
+    assert_eq!(t.retained_bytes() - before, 3);
+    feed(&mut t, &[end("c")]);
+    assert_eq!(t.call("c").unwrap().args_text(), "\u{FFFD}\u{FFFD}");
+    assert_eq!(t.retained_bytes() - before, 6);
+    // With the budget spent but for those bytes, the end is refused.
+    let limits = Limits {
+        max_thread_bytes: before + 5,
+        ..Limits::default()
+    };
+    let mut t = with_limits(limits);
+    feed(&mut t, &[start("c", "f")]);
+    t.push_json(&args_literal(r"\ude00\ud83d")).unwrap();
+    let v = push(&mut t, end("c")).unwrap_err();
+    assert_s5(&v, "limits.maxThreadBytes");
+}

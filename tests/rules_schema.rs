@@ -7,6 +7,8 @@ use agui_tool_calls::events::Tool;
 use agui_tool_calls::{Options, Tracker, Validation};
 use common::*;
 use serde_json::{json, Value};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 fn deploy_tool() -> Tool {
     Tool::new(
@@ -187,17 +189,40 @@ fn run_with_input_tools(t: &mut Tracker, tools: &[Tool]) {
 fn s5_a_backtracking_pattern_from_the_stream_is_not_run() {
     // `^(a+)+$` against 29 `a` and a `!` backtracks 2^29 times in an
     // ECMAScript engine; from the stream, its schema leaves the call
-    // unvalidated at once (rule S2) instead.
-    let mut t = Tracker::new(Options::default());
-    run_with_input_tools(&mut t, &[hostile_tool()]);
-    let s = format!("{}!", "a".repeat(29));
-    assert_eq!(
-        closed(&mut t, "c1", "f", &json!({ "s": s })),
-        Validation::Unvalidated
-    );
-    // The rest of the stream is read on.
-    feed(&mut t, &[run_finished("r1")]);
-    assert_eq!(t.pending_calls().count(), 1);
+    // unvalidated at once (rule S2) instead. Without that guard the test
+    // must fail, not hang: it has 20 s (milliseconds with the guard).
+    within(Duration::from_secs(20), || {
+        let mut t = Tracker::new(Options::default());
+        run_with_input_tools(&mut t, &[hostile_tool()]);
+        let s = format!("{}!", "a".repeat(29));
+        assert_eq!(
+            closed(&mut t, "c1", "f", &json!({ "s": s })),
+            Validation::Unvalidated
+        );
+        // The rest of the stream is read on.
+        feed(&mut t, &[run_finished("r1")]);
+        assert_eq!(t.pending_calls().count(), 1);
+    });
+}
+
+/// Runs `f` on a thread of its own, failing if it takes longer than
+/// `limit` (the thread is left behind, ended with the test process); a
+/// panic inside it fails the test as its own.
+fn within(limit: Duration, f: impl FnOnce() + Send + 'static) {
+    let (done, finished) = mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        f();
+        let _ = done.send(());
+    });
+    match finished.recv_timeout(limit) {
+        Ok(()) => {}
+        Err(RecvTimeoutError::Timeout) => panic!("still running after {limit:?}"),
+        Err(RecvTimeoutError::Disconnected) => {
+            if let Err(panic) = worker.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
 }
 
 #[test]

@@ -201,3 +201,46 @@ fn e2_lone_surrogates_in_a_tool_schema_read_as_replacement_characters() {
         v.message
     );
 }
+
+/// Pushes `event` (JSON text) and says whether anything changed: the
+/// version, the changes taken, the retained bytes.
+fn changed_by(t: &mut Tracker, event: &str) -> (bool, bool, bool) {
+    let _ = t.take_changes();
+    let (version, retained) = (t.version(), t.retained_bytes());
+    push_all(t, &[event.to_owned()]);
+    (
+        t.version() != version,
+        !t.take_changes().is_empty(),
+        t.retained_bytes() != retained,
+    )
+}
+
+#[test]
+fn t4_a_delta_of_only_a_held_high_surrogate_changes_nothing() {
+    let mut t = open_c1();
+    push_all(&mut t, &[args_text(r#"[\""#)]);
+    // Nothing to show until the pair is whole: no version, no change.
+    assert_eq!(
+        changed_by(&mut t, &args_text(r"\ud83d")),
+        (false, false, false)
+    );
+    assert_eq!(t.calls()[0].args_text(), "[\"");
+    // The low half brings the character: everything moves.
+    assert_eq!(
+        changed_by(&mut t, &args_text(r"\ude00")),
+        (true, true, true)
+    );
+    assert_eq!(t.calls()[0].args_text(), "[\"\u{1F600}");
+}
+
+#[test]
+fn t4_an_empty_delta_changes_nothing() {
+    let mut t = open_c1();
+    push_all(&mut t, &[args_text("[")]);
+    assert_eq!(changed_by(&mut t, &args_text("")), (false, false, false));
+    // Nor does it let a held high half go: the pair still joins after it.
+    push_all(&mut t, &[args_text(r#"\"\ud83d"#)]);
+    assert_eq!(changed_by(&mut t, &args_text("")), (false, false, false));
+    push_all(&mut t, &[args_text(r#"\ude00\"]"#), end("c1").to_string()]);
+    assert_eq!(t.calls()[0].args_text(), "[\"\u{1F600}\"]");
+}

@@ -9,13 +9,15 @@
 
 mod nesting;
 mod scanner;
+mod tail;
 
 use serde_json::Value;
 
-use crate::events::{json::pair, JsonStr, REPLACEMENT};
+use crate::events::{JsonStr, REPLACEMENT};
 use crate::quote::quoted;
 pub use nesting::MAX_DEPTH_CEILING;
 use scanner::{End, Reason, Scanner, Stop};
+pub use tail::Tail;
 
 /// Limits on one call's arguments (rule S5).
 ///
@@ -151,12 +153,7 @@ impl ArgsReader {
     /// assert_eq!(args.text(), "\"a\u{1F600}\"");
     /// ```
     pub fn push_delta(&mut self, delta: &JsonStr) -> Result<(), ArgsError> {
-        let head = match (self.pending_high.take(), delta.low_first) {
-            (Some(high), Some(low)) => Some(pair(high, low)),
-            (None, None) => None,
-            _ => Some(REPLACEMENT),
-        };
-        let pushed = match head {
+        let pushed = match tail::head(self.pending_high.take(), delta.low_first) {
             None => self.push(&delta.text),
             // Rare: one small copy so the limit sees the delta whole.
             Some(c) => self.push(&format!("{c}{}", delta.text)),
@@ -168,7 +165,19 @@ impl ArgsReader {
     /// The call's text is complete: a high surrogate still waiting for its
     /// other half becomes U+FFFD. Whether the text changed.
     pub fn close(&mut self) -> bool {
-        self.pending_high.take().is_some() && self.push("\u{FFFD}").is_ok()
+        self.pending_high.take().is_some()
+            && self.push(REPLACEMENT.encode_utf8(&mut [0; 4])).is_ok()
+    }
+
+    /// What decides the bytes the next deltas append, for counting them
+    /// before they are pushed ([`Tail`]).
+    pub fn tail(&self) -> Tail {
+        Tail {
+            len: self.text.len(),
+            max_bytes: self.limits.max_bytes,
+            refused: self.refused_at.is_some(),
+            pending_high: self.pending_high,
+        }
     }
 
     /// Appends one delta and reads it. Fails only when the byte limit would
@@ -180,7 +189,7 @@ impl ArgsReader {
         if delta.is_empty() {
             return Ok(());
         }
-        if self.refused_at.is_some() || self.text.len() + delta.len() > self.limits.max_bytes {
+        if self.tail().refuses(delta.len()) {
             self.refused_at.get_or_insert(self.text.len());
             return Err(self.byte_limit_error());
         }

@@ -54,7 +54,7 @@ impl Tracker {
                     },
                 };
                 self.last_call = i;
-                self.append_args(index, i, &delta);
+                return self.append_args(index, i, &delta);
             }
             Op::Result {
                 call,
@@ -200,11 +200,12 @@ impl Tracker {
     }
 
     /// Appends a delta (rule T4); a limit hit marks the call (rule S5).
-    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) {
+    /// Whether anything a snapshot shows changed.
+    fn append_args(&mut self, index: usize, i: usize, delta: &JsonStr) -> bool {
         // One lookup of the call for the whole delta.
         let call = &mut self.calls[i];
         if call.args_error.is_some() {
-            return;
+            return false;
         }
         let before = call.args.text().len();
         if let Err(e) = call.args.push_delta(delta) {
@@ -216,15 +217,19 @@ impl Tracker {
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
             self.violations.record(v);
-            return self.touch(i);
+            self.touch(i);
+            return true;
         }
         // A delta that adds no text (empty, or a high surrogate held until
         // its pair arrives) changes nothing a snapshot shows: the call keeps
-        // its identical object (rule N1). Marked as `touch_text` does.
-        if call.args.text().len() != before && !call.dirty {
+        // its identical object (rule N1), and the version stays. Marked as
+        // `touch_text` does.
+        let changed = call.args.text().len() != before;
+        if changed && !call.dirty {
             call.dirty = true;
             self.changes.calls.push(i);
         }
+        changed
     }
 
     pub(crate) fn attach_result(

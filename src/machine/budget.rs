@@ -2,7 +2,10 @@
 //!
 //! Every event is charged, once planned and before anything changes, for
 //! what applying it would keep: argument text (no parsed value is kept),
-//! results, ids and names, history. A plan that would take the
+//! results, ids and names, history. Argument text is charged for exactly
+//! the bytes appended, counted by the reader's own rules ([`Tail`]): a
+//! surrogate pair rejoined across deltas, or U+FFFD for a half alone, is
+//! more than the delta's text. A plan that would take the
 //! thread past [`Limits::max_thread_bytes`](super::Limits), or brings an id
 //! longer than `max_id_bytes`, a message id past `max_messages` or a lane
 //! past `max_lanes`, is refused as fatal: what it carries cannot be dropped
@@ -14,9 +17,11 @@
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
 //! not counted.
 
-use super::plan::{CallRef, Op, Ops, Plan};
+use super::lanes::LaneKey;
+use super::plan::{CallRef, Op, Ops, Plan, Start};
 use super::state::{ToolCall, ToolResult};
 use super::{Names, Tracker};
+use crate::args::Tail;
 use crate::events::{Message, Opaque};
 use crate::violation::Violation;
 use std::mem::size_of;
@@ -75,6 +80,9 @@ struct Charge {
     new_text_lanes: usize,
     /// The first id longer than `max_id_bytes`: its field and length.
     long_id: Option<(&'static str, usize)>,
+    /// The text of the call the last `Start` (re)opened, as the plan's
+    /// ops so far leave it: what `CallRef::Last` appends to.
+    last: Option<Tail>,
 }
 
 impl Tracker {
@@ -121,32 +129,20 @@ impl Tracker {
     }
 
     /// [`Tracker::charge`] for a plan whose one op appends `added` bytes
-    /// of argument text to open call `i`, the commonest: only the budget
-    /// can refuse it, and the general path cost a tenth more per delta.
+    /// (what [`Tail::push_delta`] counted) of argument text to open call
+    /// `i`, the commonest: only the budget can refuse it, and the general
+    /// path cost a tenth more per delta.
     pub(crate) fn charge_delta(
         &self,
         plan: &mut Plan,
         i: usize,
         added: usize,
     ) -> Result<(), Violation> {
-        let call = &self.calls[i];
-        let cost = self.delta_cost(call.args_text().len(), call.args_error.is_some(), added);
-        if let Some(message) = self.over_budget(cost) {
-            return Err(plan.fatal("S5", message).with_call(&call.id));
+        if let Some(message) = self.over_budget(added) {
+            return Err(plan.fatal("S5", message).with_call(&self.calls[i].id));
         }
-        plan.cost = cost;
+        plan.cost = added;
         Ok(())
-    }
-
-    /// What appending `added` bytes to a call's `len` bytes of argument
-    /// text keeps: nothing if the call's text was refused already, or if
-    /// the delta takes it past the per-call limit (refused, not kept).
-    fn delta_cost(&self, len: usize, refused: bool, added: usize) -> usize {
-        if !refused && len + added <= self.options.limits.max_args_bytes {
-            added
-        } else {
-            0
-        }
     }
 
     /// Why keeping `cost` more bytes would exceed `max_thread_bytes`, if
@@ -159,80 +155,40 @@ impl Tracker {
     }
 
     fn charge_ops(&self, c: &mut Charge, ops: &Ops) {
-        // The text length of the call the last `Start` (re)opened.
-        let mut last_len = 0;
+        #[cfg(debug_assertions)]
+        each_text_once(ops);
         if let Some(op) = &ops.first {
-            self.charge_op(c, op, &mut last_len);
+            self.charge_op(c, op);
         }
         for op in &ops.rest {
-            self.charge_op(c, op, &mut last_len);
+            self.charge_op(c, op);
         }
     }
 
-    /// Charges one op; `last_len` is the text length of the call the last
-    /// `Start` (re)opened.
-    fn charge_op(&self, c: &mut Charge, op: &Op, last_len: &mut usize) {
+    /// Charges one op, each kind by the function beside it. Argument text
+    /// is counted from the reader's [`Tail`] by the reader's own rules: a
+    /// plan appends to or closes a call once (`each_text_once`), but for
+    /// the call its `Start` (re)opens, followed in `last`.
+    fn charge_op(&self, c: &mut Charge, op: &Op) {
         match op {
-            Op::Start(s) => {
-                self.check_id(c, "toolCallId", Some(&s.id));
-                self.check_id(c, "toolCallName", Some(&s.name));
-                self.check_id(c, "parentMessageId", s.parent.as_deref());
-                self.check_id(c, "subagentRunId", s.owner.as_deref());
-                *last_len = s.reopen.map_or(0, |i| self.calls[i].args_text().len());
-                if s.reopen.is_none() {
-                    c.cost += call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
-                    if let Some(p) = &s.parent {
-                        self.charge_message(c, p);
-                    }
-                }
-                if let Some(key) = &s.lane {
-                    self.check_id(c, "subagentRunId", key.as_deref());
-                    if !self.lanes.tool.contains_key(key) {
-                        c.new_tool_lanes += 1;
-                        c.cost += ENTRY + opt_bytes(key.as_deref());
-                    }
-                }
+            Op::Start(s) => self.charge_start(c, s),
+            Op::Args(CallRef::Index(i), delta) => {
+                c.cost += self.calls[*i].args.tail().push_delta(delta);
             }
-            Op::Args(call, delta) => {
-                let (len, refused) = match call {
-                    CallRef::Index(i) => {
-                        let call = &self.calls[*i];
-                        (call.args_text().len(), call.args_error.is_some())
-                    }
-                    CallRef::Last => (*last_len, false),
-                };
-                c.cost += self.delta_cost(len, refused, delta.text.len());
+            Op::Args(CallRef::Last, delta) => {
+                c.cost += c.last.as_mut().map_or(0, |tail| tail.push_delta(delta));
             }
+            // What closing appends: U+FFFD for a high surrogate held.
+            Op::End(i) | Op::Abandon(i) => c.cost += self.calls[*i].args.tail().close(),
             Op::Result {
                 call,
                 tool_call_id,
                 result,
-            } => {
-                self.check_id(c, "toolCallId", Some(tool_call_id));
-                self.check_id(c, "messageId", Some(&result.message_id));
-                self.check_id(c, "subagentRunId", result.owner.as_deref());
-                c.cost += result_bytes(result) + ENTRY + result.message_id.len();
-                if call.is_none() {
-                    c.cost += text_bytes(tool_call_id);
-                }
-                self.charge_message(c, &result.message_id);
-            }
+            } => self.charge_result(c, *call, tool_call_id, result),
             Op::MessageOwner(message, owner) => {
-                self.check_id(c, "messageId", Some(message));
-                self.check_id(c, "subagentRunId", owner.as_deref());
-                if !self.messages.contains_key(message.as_str()) {
-                    c.cost += ENTRY + text_bytes(message) + opt_bytes(owner.as_deref());
-                }
-                self.charge_message(c, message);
+                self.charge_message_owner(c, message, owner.as_deref());
             }
-            Op::TextLane(key, message) => {
-                self.check_id(c, "subagentRunId", key.as_deref());
-                self.check_id(c, "messageId", Some(message));
-                if !self.lanes.text.contains_key(key) {
-                    c.new_text_lanes += 1;
-                }
-                c.cost += 2 * (ENTRY + message.len() + opt_bytes(key.as_deref()));
-            }
+            Op::TextLane(key, message) => self.charge_text_lane(c, key, message),
             Op::RunStarted {
                 thread_id,
                 run_id,
@@ -245,11 +201,7 @@ impl Tracker {
             Op::Seed { messages, .. } => self.charge_seed(c, messages),
             // Violations are bounded by their log (repeats counted, at
             // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
-            // An end keeps nothing: the text was charged as it came, and
-            // no parsed value is kept.
             Op::Record(_)
-            | Op::End(_)
-            | Op::Abandon(_)
             | Op::ClearToolLane(_)
             | Op::ClearTextLane(_)
             | Op::ClearAllLanes
@@ -258,6 +210,69 @@ impl Tracker {
             | Op::RunAborted { .. }
             | Op::RunTools(..) => {}
         }
+    }
+
+    /// A (re)opened call: the record, ids and lane a new one keeps.
+    fn charge_start(&self, c: &mut Charge, s: &Start) {
+        self.check_id(c, "toolCallId", Some(&s.id));
+        self.check_id(c, "toolCallName", Some(&s.name));
+        self.check_id(c, "parentMessageId", s.parent.as_deref());
+        self.check_id(c, "subagentRunId", s.owner.as_deref());
+        c.last = Some(if let Some(i) = s.reopen {
+            // Closed before the plan or by an `End` of it: closing again
+            // is then a no-op or what that `End` appends.
+            let mut tail = self.calls[i].args.tail();
+            tail.close();
+            tail
+        } else {
+            c.cost += call_bytes(&s.id, &s.name, s.parent.as_deref(), s.owner.as_deref());
+            if let Some(p) = &s.parent {
+                self.charge_message(c, p);
+            }
+            Tail::new(self.options.limits.max_args_bytes)
+        });
+        if let Some(key) = &s.lane {
+            self.check_id(c, "subagentRunId", key.as_deref());
+            if !self.lanes.tool.contains_key(key) {
+                c.new_tool_lanes += 1;
+                c.cost += ENTRY + opt_bytes(key.as_deref());
+            }
+        }
+    }
+
+    fn charge_result(
+        &self,
+        c: &mut Charge,
+        call: Option<usize>,
+        tool_call_id: &str,
+        result: &ToolResult,
+    ) {
+        self.check_id(c, "toolCallId", Some(tool_call_id));
+        self.check_id(c, "messageId", Some(&result.message_id));
+        self.check_id(c, "subagentRunId", result.owner.as_deref());
+        c.cost += result_bytes(result) + ENTRY + result.message_id.len();
+        if call.is_none() {
+            c.cost += text_bytes(tool_call_id);
+        }
+        self.charge_message(c, &result.message_id);
+    }
+
+    fn charge_message_owner(&self, c: &mut Charge, message: &str, owner: Option<&str>) {
+        self.check_id(c, "messageId", Some(message));
+        self.check_id(c, "subagentRunId", owner);
+        if !self.messages.contains_key(message) {
+            c.cost += ENTRY + text_bytes(message) + opt_bytes(owner);
+        }
+        self.charge_message(c, message);
+    }
+
+    fn charge_text_lane(&self, c: &mut Charge, key: &LaneKey, message: &str) {
+        self.check_id(c, "subagentRunId", key.as_deref());
+        self.check_id(c, "messageId", Some(message));
+        if !self.lanes.text.contains_key(key) {
+            c.new_text_lanes += 1;
+        }
+        c.cost += 2 * (ENTRY + message.len() + opt_bytes(key.as_deref()));
     }
 
     /// History: message owners, the calls not known yet (their argument
@@ -312,6 +327,23 @@ impl Tracker {
         };
         if c.long_id.is_none() {
             c.long_id = Some((field, id.len()));
+        }
+    }
+}
+
+/// The invariant the charging of argument text rests on: no call's text is
+/// appended to or closed twice in one plan (a call a `Start` reopens is
+/// followed apart).
+#[cfg(debug_assertions)]
+fn each_text_once(ops: &Ops) {
+    let mut seen = Vec::new();
+    for op in ops.first.iter().chain(&ops.rest) {
+        if let Op::Args(CallRef::Index(i), _) | Op::End(i) | Op::Abandon(i) = op {
+            assert!(
+                !seen.contains(i),
+                "a plan touches the text of call {i} twice"
+            );
+            seen.push(*i);
         }
     }
 }

@@ -186,13 +186,18 @@ impl Tracker {
             } => {
                 let i =
                     self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
+                // An empty delta appends nothing, and must not turn a high
+                // surrogate held for its pair into U+FFFD as a delta that
+                // does not begin with the low half would.
                 if delta.is_empty() {
                     return self.charge(plan);
                 }
                 // Alone in its plan (no lane closed before it), the delta
                 // is charged by itself.
                 let alone = plan.ops.first.is_none();
-                let added = delta.text.len();
+                // What the reader will append: the text, and the character
+                // of a surrogate pair joined or left alone.
+                let added = self.calls[i].args.tail().push_delta(delta);
                 plan.ops
                     .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
                 return if alone {

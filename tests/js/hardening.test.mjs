@@ -3,8 +3,8 @@
 // (repeats counted, distinct ones capped).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError } from "../../pkg/index.js";
-import { runStarted, call, args, end } from "./support/events.mjs";
+import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError } from "../../pkg/index.js";
+import { runStarted, call, args, end, sse } from "./support/events.mjs";
 import { pendingTracker } from "./support/trackers.mjs";
 
 
@@ -93,6 +93,76 @@ test("without reportError, a listener's error goes to console.error", () => {
   assert.equal(logged.length, 1);
   assert.equal(logged[0][0], oops);
   t.free();
+});
+
+test("a listener's error whose stack getter throws: reporting it does not throw, and later listeners still hear", () => {
+  const t = running();
+  const nasty = new Error("listener bug");
+  Object.defineProperty(nasty, "stack", {
+    get() {
+      throw new Error("stack getter");
+    },
+  });
+  t.subscribe(() => {
+    throw nasty;
+  });
+  const heard = [];
+  t.subscribe((s) => heard.push(s));
+  // Node has no reportError: the error goes to the real console.error,
+  // which reads `stack`.
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "reportError");
+  delete globalThis.reportError;
+  let s;
+  try {
+    s = t.push({ type: "UNKNOWN_EVENT" });
+  } finally {
+    if (saved) Object.defineProperty(globalThis, "reportError", saved);
+  }
+  assert.deepEqual(heard, [s]);
+  // A reportError that throws is survived alike.
+  globalThis.reportError = () => {
+    throw new Error("reportError bug");
+  };
+  try {
+    s = t.push({ type: "OTHER_UNKNOWN_EVENT" });
+  } finally {
+    if (saved) Object.defineProperty(globalThis, "reportError", saved);
+    else delete globalThis.reportError;
+  }
+  assert.deepEqual(heard.at(-1), s);
+  assert.equal(heard.length, 2);
+  t.free();
+});
+
+test("onEvent that pushes: every snapshot is told once, the newest last", () => {
+  const seen = [];
+  const t = new ToolCallTracker({
+    onEvent: (e) => {
+      if (e.type === "FIRST_UNKNOWN") t.push({ type: "SECOND_UNKNOWN" });
+    },
+  });
+  t.push(runStarted());
+  t.subscribe((s) => seen.push(s));
+  // Unknown events change the snapshot (a warning each).
+  const last = t.pushSse('data: {"type":"FIRST_UNKNOWN"}\n\n');
+  assert.equal(last.violations.length, 2);
+  assert.deepEqual(seen, [last], "told once");
+  t.free();
+});
+
+test("onEvent that frees the tracker is not called again, and the push ends cleanly", () => {
+  const seen = [];
+  const t = new ToolCallTracker({
+    onEvent: (e) => {
+      seen.push(e.type);
+      if (e.type === "CUSTOM") t.free();
+    },
+  });
+  const two = sse([runStarted(), { type: "CUSTOM", name: "n", value: 1 }, { type: "STEP_STARTED", stepName: "s" }]);
+  const reported = withReportError(() => t.pushSse(two));
+  assert.deepEqual(seen, ["RUN_STARTED", "CUSTOM"]);
+  assert.deepEqual(reported, []);
+  assert.throws(() => t.push(runStarted()), (e) => e instanceof TrackerFreedError);
 });
 
 test("an onEvent callback that throws is reported like a listener, and the push completes", () => {

@@ -4,6 +4,7 @@
 // works on afterwards. Also: after free(), and after a trap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
 import { runStarted, call, sse } from "./support/events.mjs";
@@ -215,4 +216,102 @@ test("a trap (a real out-of-memory) is reported as TrackerTrappedError; the snap
   const u = pendingTracker();
   u.answer("c1", "fine");
   u.free();
+});
+
+/**
+ * Runs `body` (ESM, the package's exports in scope as `pkg`) in a fresh
+ * Node process, stopped after 30 s: a corrupted wasm memory may loop
+ * forever, and a test must fail then, not hang. What `body` prints, parsed.
+ */
+function isolated(body) {
+  const entry = new URL("../../pkg/index.js", import.meta.url).href;
+  const source = `const pkg = await import(${JSON.stringify(entry)});\n${body}`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(child.error?.code, undefined, `the process was stopped: ${child.error?.message}`);
+  assert.equal(child.status, 0, child.stderr);
+  return JSON.parse(child.stdout);
+}
+
+// Three trackers with a call open, a hostile chunk pushed to a fourth,
+// then the three read on: each must show exactly its own text. Printed:
+// the fourth's outcome and the three calls' texts.
+const bystanders = (attack) => `
+  const { ToolCallTracker } = pkg;
+  const events = (id, delta) => [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" },
+    { type: "TOOL_CALL_ARGS", toolCallId: id, delta },
+  ];
+  const sseOf = (list) => list.map((e) => "data: " + JSON.stringify(e) + "\\n\\n").join("");
+  const others = ["a", "b", "c"].map((id) => {
+    const t = new ToolCallTracker();
+    for (const e of events(id, '{"k":"' + id)) t.push(e);
+    return t;
+  });
+  const bytes = new TextEncoder().encode(sseOf(events("x", '{"k":"' + "y".repeat(3000))));
+  const target = new ToolCallTracker();
+  let outcome;
+  try {
+    ${attack}
+    outcome = { text: target.snapshot().calls[0]?.argsText.length ?? 0 };
+  } catch (error) {
+    outcome = { error: error.name + ": " + error.message };
+  }
+  const texts = others.map((t, i) => {
+    t.push({ type: "TOOL_CALL_ARGS", toolCallId: "abc"[i], delta: '!"}' });
+    return t.push({ type: "TOOL_CALL_END", toolCallId: "abc"[i] }).calls[0].argsText;
+  });
+  const fresh = new ToolCallTracker();
+  fresh.pushSse(sseOf(events("z", "{}")));
+  console.log(JSON.stringify({ outcome, texts, fresh: fresh.snapshot().calls[0].argsText }));
+`;
+
+const untouched = { texts: ['{"k":"a!"}', '{"k":"b!"}', '{"k":"c!"}'], fresh: "{}" };
+
+test("a Uint8Array subclass whose length lies is read by its real bytes, and other trackers' memory stays whole", () => {
+  const result = isolated(
+    bystanders(`
+      class Liar extends Uint8Array {
+        get length() { return 1; }
+        get byteLength() { return 1; }
+      }
+      target.pushSse(new Liar(bytes));
+    `),
+  );
+  assert.deepEqual(result, { outcome: { text: 3006 }, ...untouched });
+});
+
+test("a Proxy whose length changes between reads is refused, naming the argument, and other trackers' memory stays whole", () => {
+  const result = isolated(
+    bystanders(`
+      let reads = 0;
+      const proxy = new Proxy(bytes, {
+        get(real, key) {
+          if (key === "length" || key === "byteLength") return reads++ === 0 ? 1 : real.length;
+          const value = Reflect.get(real, key);
+          return typeof value === "function" ? value.bind(real) : value;
+        },
+      });
+      target.pushSse(proxy);
+    `),
+  );
+  assert.deepEqual(result, { outcome: { error: "TypeError: pushSse(chunk): chunk must be a string or a Uint8Array (got object)" }, ...untouched });
+});
+
+test("pushSse of a view whose buffer was transferred is a TypeError naming the argument", () => {
+  const t = new ToolCallTracker();
+  for (const make of [(b) => new Uint8Array(b, 2, 4), (b) => new DataView(b), (b) => b]) {
+    const buffer = new ArrayBuffer(8);
+    const chunk = make(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    assert.throws(() => t.pushSse(chunk), { name: "TypeError", message: "pushSse(chunk): chunk's ArrayBuffer was detached (transferred)" });
+  }
+  // Views of every kind are read by their bytes.
+  const text = sse([runStarted()]);
+  const bytes = new TextEncoder().encode(text);
+  t.pushSse(new DataView(bytes.buffer, 0, 10));
+  t.pushSse(new Uint16Array(bytes.buffer.slice(10, 20)));
+  t.pushSse(bytes.buffer.slice(20));
+  assert.equal(t.snapshot().run.status, "running");
+  t.free();
 });

@@ -145,3 +145,59 @@ test("e2_lone_surrogates_in_options_and_tool_schemas_are_not_refused", () => {
   assert.equal(s.calls[0].advertised, true);
   assert.equal(s.calls[0].validation, "valid");
 });
+
+/**
+ * Pushes '"' and a high surrogate, then `pairs` deltas of a low surrogate
+ * and a high one (each completing a 4-byte character, its own text empty),
+ * through `path`; the index of the event refused, and the tracker.
+ */
+function cutPairs(path, pairs, limits) {
+  const t = new ToolCallTracker({ limits });
+  const deltas = ['"\ud83d', ...Array(pairs).fill("\ude00\ud83d")];
+  const events = [runStarted(), start("c1", "f"), ...deltas.map((d) => args("c1", d))];
+  const feed = {
+    push: (e) => t.push(e),
+    pushJson: (e) => t.pushJson(JSON.stringify(e)),
+    pushSse: (e) => t.pushSse(sse([e])),
+  }[path];
+  for (const e of events) {
+    try {
+      feed(e);
+    } catch (error) {
+      assert.equal(error.name, "ToolCallStreamError");
+      assert.equal(error.violation.code, "S5");
+      assert.match(error.violation.message, /limits\.maxThreadBytes/);
+      return { refused: error.violation.eventIndex, t };
+    }
+  }
+  return { refused: null, t };
+}
+
+test("s5_surrogate_pairs_rejoined_across_deltas_count_towards_the_thread_budget", () => {
+  // Unbounded, 5,000 such deltas keep 20,001 bytes.
+  const { refused: none, t: whole } = cutPairs("push", 5000, {});
+  assert.equal(none, null);
+  assert.equal(Buffer.byteLength(whole.snapshot().calls[0].argsText), 20_001);
+  whole.free();
+  // Within 4 KiB they are stopped where deltas of whole 4-byte characters
+  // are, on every push path, with less than 4 KiB kept.
+  const plain = new ToolCallTracker({ limits: { maxThreadBytes: 4096 } });
+  let plainRefused = null;
+  for (const e of [runStarted(), start("c1", "f"), args("c1", '"'), ...Array(5000).fill(args("c1", "\u{1F600}"))]) {
+    try {
+      plain.push(e);
+    } catch (error) {
+      plainRefused = error.violation.eventIndex;
+      break;
+    }
+  }
+  plain.free();
+  assert.ok(plainRefused > 0 && plainRefused < 1100, `${plainRefused}`);
+  for (const path of ["push", "pushJson", "pushSse"]) {
+    const { refused, t } = cutPairs(path, 5000, { maxThreadBytes: 4096 });
+    assert.equal(refused, plainRefused, path);
+    const kept = Buffer.byteLength(t.snapshot().calls[0].argsText);
+    assert.ok(kept > 3000 && kept < 4096, `${path}: ${kept}`);
+    t.free();
+  }
+});

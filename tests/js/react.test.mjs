@@ -69,3 +69,9 @@ test("tool_calls_renders_each_tool_with_its_component_and_bound_actions", () => 
   assert.match(messages[1].content, /not today/);
   assert.deepEqual(consent, ["approved", "declined", "unrequested", "unrequested"]);
 });
+
+test("a tracker freed while a frame is scheduled: the frame runs without error, mounted or not", () => {
+  assert.deepEqual(result.freedUnmounted, { errors: [], shown: "" });
+  // Still mounted: the last snapshot read before free() stays shown.
+  assert.deepEqual(result.freedMounted, { errors: [], shown: "{" });
+});
