@@ -6,7 +6,9 @@ use super::indices::Indices;
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::{Names, Tracker};
-use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
+use crate::events::{
+    Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Stripped, Text, Tool,
+};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
 
@@ -216,14 +218,19 @@ impl Tracker {
                     parent_run_id: parent_run_id.map(Text::into_owned),
                 });
                 if let Some(input) = input {
+                    record_stripped(plan, input.stripped, None);
                     plan.ops.push(Op::RunTools(input.tools, true));
                     self.plan_seed(plan, input.messages, true)?;
                 }
             }
             EventBody::RunFinished {
-                result, outcome, ..
+                result,
+                outcome,
+                stripped,
+                ..
             } => {
                 self.check_nothing_left_open(plan)?;
+                record_stripped(plan, stripped, None);
                 plan.ops.push(Op::RunFinished { result, outcome });
             }
             EventBody::RunError { message, code } => {
@@ -279,7 +286,9 @@ impl Tracker {
                 tool_call_id,
                 content,
                 error,
+                stripped,
             } => {
+                record_stripped(plan, stripped, Some(&tool_call_id));
                 let result = ToolResult {
                     message_id: message_id.into_owned(),
                     content,
@@ -291,7 +300,8 @@ impl Tracker {
                 };
                 self.plan_result(plan, tool_call_id.into_owned(), result);
             }
-            EventBody::MessagesSnapshot { messages } => {
+            EventBody::MessagesSnapshot { messages, stripped } => {
+                record_stripped(plan, stripped, None);
                 self.plan_seed(plan, messages, false)?;
             }
             EventBody::Other {
@@ -330,10 +340,14 @@ impl Tracker {
             RunStatus::Running if starts => {
                 Err(plan.fatal("L2", "RUN_STARTED while a run is active"))
             }
-            RunStatus::Finished | RunStatus::Interrupted if !starts && !errors => Err(plan.fatal(
-                "L3",
-                format!("{ty} after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow"),
-            )),
+            RunStatus::Finished | RunStatus::Interrupted | RunStatus::Cancelled
+                if !starts && !errors =>
+            {
+                Err(plan.fatal(
+                    "L3",
+                    format!("{ty} after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow"),
+                ))
+            }
             RunStatus::Errored if !starts => Err(plan.fatal(
                 "L3",
                 format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
@@ -678,5 +692,17 @@ impl Tracker {
             run_input,
         });
         Ok(())
+    }
+}
+
+/// Rules P1-P3: a warning for each thing the processing model stripped
+/// from the event, naming its path.
+fn record_stripped(plan: &mut Plan, stripped: Vec<Stripped>, call: Option<&str>) {
+    for s in stripped {
+        let mut v = plan.violation(s.rule, Severity::Warning, s.message);
+        if let Some(id) = call {
+            v = v.with_call(id);
+        }
+        plan.record(v);
     }
 }
