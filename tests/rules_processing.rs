@@ -243,6 +243,10 @@ fn p3_retired_shapes_are_translated() {
     );
     assert_eq!(t.run().status, RunStatus::Finished);
     assert_eq!((&t.run().outcome, &t.run().result), (&None, &None));
+    // Each with a warning naming the field (F7: c1's tool is not advertised).
+    assert_eq!(codes(&t), ["P3", "P3", "P3", "F7"]);
+    assert!(t.violations()[0].message.contains("parentMessageId: null"));
+    assert!(t.violations()[1].message.contains("outcome: null"));
 }
 
 #[test]

@@ -116,6 +116,9 @@ pub enum EventBody<'a> {
         tool_call_name: Text<'a>,
         /// `parentMessageId`: the assistant message that carries the call.
         parent_message_id: Option<Text<'a>>,
+        /// `parentMessageId` was `null`, a retired spelling of none (rule
+        /// P3), read as absent, for the warning.
+        null_parent: bool,
     },
     /// `TOOL_CALL_ARGS`.
     ToolCallArgs {
@@ -140,6 +143,8 @@ pub enum EventBody<'a> {
         parent_message_id: Option<Text<'a>>,
         /// As the delta of [`EventBody::ToolCallArgs`].
         delta: Option<JsonStr<'a>>,
+        /// As on [`EventBody::ToolCallStart`].
+        null_parent: bool,
     },
     /// `TOOL_CALL_RESULT`.
     ToolCallResult {

@@ -47,6 +47,11 @@ impl<'a> Check<'_, 'a> {
         Ok(self.optional_str(name)?.map(JsonStr::into_text))
     }
 
+    /// Whether the field is `null` (a retired spelling of none, rule P3).
+    fn is_null(&self, name: Key) -> bool {
+        self.raw(name).is_some_and(|v| json::kind(v) == Kind::Null)
+    }
+
     /// A field that is absent or `null` reads as `None`.
     fn present(&self, name: Key) -> Option<Raw<'a>> {
         self.raw(name).filter(|&v| json::kind(v) != Kind::Null)
@@ -214,14 +219,20 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             EventBody::RunFinished {
                 thread_id: c.required(Key::ThreadId)?,
                 run_id: c.required(Key::RunId)?,
-                // A null result is a retired spelling of none (rule P3).
                 result: c.present(Key::Result).map(Opaque::from_raw),
-                // A null outcome is a retired spelling of none (rule P3).
+                // A null outcome or result is a retired spelling of none (rule P3).
                 outcome: match c.present(Key::Outcome) {
                     None => None,
                     Some(v) => payload::outcome(v, &mut stripped).map_err(|e| c.error(e))?,
                 },
-                stripped,
+                stripped: {
+                    for key in [Key::Outcome, Key::Result] {
+                        if c.is_null(key) {
+                            stripped.push(strip::retired_null(key.name()));
+                        }
+                    }
+                    stripped
+                },
             }
         }
         "RUN_ERROR" => EventBody::RunError {
@@ -248,6 +259,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             tool_call_id: c.required(Key::ToolCallId)?,
             tool_call_name: c.required(Key::ToolCallName)?,
             parent_message_id: c.optional(Key::ParentMessageId)?,
+            null_parent: c.is_null(Key::ParentMessageId),
         },
         "TOOL_CALL_ARGS" => EventBody::ToolCallArgs {
             tool_call_id: c.required(Key::ToolCallId)?,
@@ -261,6 +273,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             tool_call_name: c.optional(Key::ToolCallName)?,
             parent_message_id: c.optional(Key::ParentMessageId)?,
             delta: c.optional_str(Key::Delta)?,
+            null_parent: c.is_null(Key::ParentMessageId),
         },
         "TOOL_CALL_RESULT" => tool_call_result(c)?,
         "MESSAGES_SNAPSHOT" => {

@@ -190,6 +190,13 @@ pub(super) fn check_closed(
     }
 }
 
+/// The warning for a `null` that 1.0 retired as a spelling of none (rule
+/// P3): read as absent, as 1.0's compatibility boundary reads it.
+pub(super) fn retired_null(key: &str) -> Stripped {
+    let message = format!("{key}: null, a retired spelling of none, read as absent");
+    Stripped::new("P3", message)
+}
+
 /// The warning for an outcome type 1.0 does not describe (rule P1).
 pub(super) fn unknown_outcome(kind: &str) -> Stripped {
     let message = format!(

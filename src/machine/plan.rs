@@ -253,14 +253,17 @@ impl Tracker {
                 tool_call_id,
                 tool_call_name,
                 parent_message_id,
-            } => self.plan_start(
-                plan,
-                tool_call_id,
-                tool_call_name,
-                parent_message_id,
-                owner,
-                None,
-            )?,
+                null_parent,
+            } => self
+                .plan_start(
+                    plan,
+                    tool_call_id,
+                    tool_call_name,
+                    parent_message_id,
+                    owner,
+                    None,
+                )
+                .map(|()| retired_parent(plan, null_parent))?,
             EventBody::ToolCallEnd { tool_call_id } => {
                 let i =
                     self.open_call(plan, &tool_call_id, owner.as_deref(), "T2", "TOOL_CALL_END")?;
@@ -271,16 +274,19 @@ impl Tracker {
                 tool_call_name,
                 parent_message_id,
                 delta,
-            } => self.plan_tool_chunk(
-                plan,
-                ToolChunk {
-                    owner,
-                    id: tool_call_id,
-                    name: tool_call_name,
-                    parent: parent_message_id,
-                    delta,
-                },
-            )?,
+                null_parent,
+            } => self
+                .plan_tool_chunk(
+                    plan,
+                    ToolChunk {
+                        owner,
+                        id: tool_call_id,
+                        name: tool_call_name,
+                        parent: parent_message_id,
+                        delta,
+                    },
+                )
+                .map(|()| retired_parent(plan, null_parent))?,
             EventBody::ToolCallResult {
                 message_id,
                 tool_call_id,
@@ -703,6 +709,15 @@ fn record_stripped(plan: &mut Plan, stripped: Vec<Stripped>, call: Option<&str>)
         if let Some(id) = call {
             v = v.with_call(id);
         }
+        plan.record(v);
+    }
+}
+
+/// Rule P3: a `null` `parentMessageId` was read as absent; the warning.
+fn retired_parent(plan: &mut Plan, null_parent: bool) {
+    if null_parent {
+        let message = "parentMessageId: null, a retired spelling of none, read as absent";
+        let v = plan.violation("P3", Severity::Warning, message);
         plan.record(v);
     }
 }
