@@ -12,6 +12,7 @@ import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
+import { recognised } from "./processing.js";
 
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
@@ -353,7 +354,10 @@ export class ToolCallTracker {
     }
     if (change > 1) this.#appended(change);
     else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
-    if (events) for (const event of events()) this.#report(() => this.#onEvent(event));
+    if (events) {
+      // What the processing model drops or strips never reaches onEvent (rules E3, P1, P2).
+      for (const event of events().map(recognised)) if (event !== undefined) this.#report(() => this.#onEvent(event));
+    }
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;

@@ -259,3 +259,43 @@ test("l9_abort_run_is_aborted_never_finished_or_cancelled", () => {
   assert.throws(() => tracker.push(runFinished("r1", { outcome: { type: "cancelled" } })), /L3/);
   assert.equal(tracker.snapshot().run.status, "aborted");
 });
+
+test("p2_on_event_hands_over_only_what_1_0_describes", () => {
+  for (const how of ["push", "pushJson", "pushSse"]) {
+    const seen = [];
+    const tracker = new ToolCallTracker({ onEvent: (e) => seen.push(e) });
+    const events = [
+      runStarted("r1", { priority: "high" }),
+      { type: "HOLOGRAM_STARTED" },
+      start("c1", "search_docs", { parentMessageId: null, tag: 1 }),
+      end("c1"),
+      result("c1", [{ type: "text", text: "a", cite: 1 }, { type: "hologram" }, { type: "image", source: { type: "ipfs", value: "Qm" } }]),
+      runFinished("r1", { outcome: { type: "handoff" }, result: null }),
+    ];
+    for (const event of events) {
+      if (how === "push") tracker.push(event);
+      else if (how === "pushJson") tracker.pushJson(JSON.stringify(event));
+      else tracker.pushSse(sse([event]));
+    }
+    assert.deepEqual(
+      seen,
+      [
+        runStarted("r1"),
+        start("c1", "search_docs"),
+        end("c1"),
+        result("c1", [{ type: "text", text: "a" }]),
+        runFinished("r1"),
+      ],
+      how,
+    );
+    // An event with nothing to strip is the object the application pushed.
+    const plain = end("c2");
+    const kept = [];
+    const t2 = new ToolCallTracker({ onEvent: (e) => kept.push(e), fragment: true });
+    t2.push(start("c2", "f"));
+    t2.push(plain);
+    assert.equal(kept[1], plain);
+    tracker.free();
+    t2.free();
+  }
+});
