@@ -362,3 +362,30 @@ test("a 50 MB stream streams through in under 100 MB of resident memory", async 
   assert.ok(peak > 0, stderr);
   assert.ok(peak < 100 * 1024 * 1024, `peak RSS ${(peak / 1024 / 1024).toFixed(1)} MB`);
 });
+
+test("p1_the_checker_reads_the_python_streams_and_names_what_it_strips", () => {
+  const python = path.join(root, "tests", "fixtures", "python");
+  const { report } = checkJson([path.join(python, "cancelled.sse"), path.join(python, "content-parts.jsonl")]);
+  // Accepted whole: nothing fatal; the checker notes the cut-off argument text
+  // of the call the user stopped (T6), nothing else.
+  const serious = (s) => s.violations.filter((v) => v.severity === "fatal" || v.severity === "violation").map((v) => v.code);
+  assert.deepEqual(report.streams.map(serious), [["T6"], []]);
+  const stripped = path.join(tmp, "stripped.jsonl");
+  writeFileSync(
+    stripped,
+    [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_RESULT", messageId: "m", toolCallId: "c1", content: [{ type: "hologram" }] },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "handoff" }, timestamp: 1 },
+      { type: "RUN_STARTED", threadId: "t", runId: "r2", timestamp: 1712.5 },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n"),
+  );
+  const s = checkJson([stripped]).report.streams[0];
+  assert.deepEqual(s.violations.map((v) => [v.code, v.line]), [["P1", 4], ["P1", 5], ["E2", 6]]);
+  assert.match(s.violations[0].message, /content\[0\]\.type "hologram"/);
+  assert.match(s.violations[2].message, /field "timestamp" must be a safe integer/);
+});
