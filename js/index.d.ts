@@ -241,6 +241,11 @@ interface CallCommon {
   readonly consent: "unrequested" | "approved" | "declined";
   /** Closed, unanswered, its run finished: the application must answer it (rule F2). */
   readonly pending: boolean;
+  /**
+   * Closed, unanswered, its run cancelled (rule L8): not pending; `nextRun`
+   * answers it as cancelled unless the application answers it first.
+   */
+  readonly cancelled: boolean;
   /** How many times the call was reopened (rule T7). */
   readonly reopened: number;
   /** The result that answers the call. */
@@ -341,7 +346,8 @@ export type ToolCallFor<Tools extends readonly ToolOption[], Name extends ToolNa
 
 type Outcome =
   | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
-  | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] };
+  | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] }
+  | { readonly type: "cancelled" };
 
 /** The latest run, told apart by `status`. */
 export type RunState =
@@ -376,6 +382,16 @@ export type RunState =
       readonly runId?: string;
       readonly outcome: Extract<Outcome, { type: "interrupt" }>;
       /** `RUN_FINISHED.result`, as given (opaque). */
+      readonly result?: unknown;
+      readonly error?: undefined;
+    }
+  | {
+      /** Stopped by the producer before it completed (rule L8): neither a success nor a failure. */
+      readonly status: "cancelled";
+      readonly threadId?: string;
+      readonly runId?: string;
+      readonly outcome: Extract<Outcome, { type: "cancelled" }>;
+      /** `RUN_FINISHED.result`, as given (opaque; a cancelled run should have none). */
       readonly result?: unknown;
       readonly error?: undefined;
     }

@@ -12,6 +12,7 @@ import { init as load, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
+import { recognised } from "./processing.js";
 
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
@@ -355,10 +356,12 @@ export class ToolCallTracker {
     }
     if (change > 1) this.#appended(change);
     else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
-    // Each event once; none after `onEvent` freed the tracker.
-    for (const event of events?.() ?? []) {
+    // Each event once; none after `onEvent` freed the tracker. What the
+    // processing model drops or strips never reaches onEvent (rules E3, P1, P2).
+    for (const raw of events?.() ?? []) {
       if (!this.#core) break;
-      this.#report(() => this.#onEvent(event));
+      const event = recognised(raw);
+      if (event !== undefined) this.#report(() => this.#onEvent(event));
     }
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);

@@ -4,6 +4,12 @@
 /** The content of the tool message closing a call that will never be answered. */
 export const ABANDONED = "This tool call was not completed: its run ended before the call was answered.";
 
+/** The content of the tool message closing a call its cancelled run left unanswered (rule L8). */
+export const CANCELLED = "This tool call was not completed: its run was cancelled before the call was answered.";
+
+/** What the message closing `call` says: cancelled (rule L8), else abandoned. */
+const closingWords = (call) => (call?.cancelled ? { content: CANCELLED, error: "cancelled" } : { content: ABANDONED, error: "abandoned" });
+
 /** `messages` completed from a snapshot's `calls`; `at`: where each message (-1: unseen), then call, was first seen. */
 export function completeHistory(messages, calls, at) {
   const n = messages.length;
@@ -61,12 +67,11 @@ export function completeHistory(messages, calls, at) {
     for (let k = 2; taken.has(id); k++) id = `${base}:${what}${k}`;
     return id;
   };
-  const closing = (id, owner) => ({
+  const closing = (id, owner, call) => ({
     id: unused(id, "closed"),
     role: "tool",
     toolCallId: id,
-    content: ABANDONED,
-    error: "abandoned",
+    ...closingWords(call),
     ...(owner !== undefined && { subagentRunId: owner }),
   });
   // The input's answer, else the recorded one, else a closing one; none while pending.
@@ -77,7 +82,7 @@ export function completeHistory(messages, calls, at) {
     const r = call.result;
     if (r) return given.find((m) => m.id === r.messageId) ?? toolMessage(id, r);
     const refused = new Set(call.results.map((x) => x.messageId));
-    return given.find((m) => !refused.has(m.id)) ?? (call.pending ? null : closing(id, call.subagentRunId));
+    return given.find((m) => !refused.has(m.id)) ?? (call.pending ? null : closing(id, call.subagentRunId, call));
   };
   const out = [];
   const answered = new Set();

@@ -67,6 +67,7 @@ export class ToolCallState {
     this.validation = meta.validation;
     this.consent = meta.consent;
     this.pending = meta.pending;
+    this.cancelled = meta.cancelled === true;
     this.reopened = meta.reopened;
     /** @type {readonly import("./wire").ResultRecord[]} */
     this.results = meta.results;
@@ -163,7 +164,8 @@ export class ToolCallState {
   #argsOnce() {
     if (!this.#argsRead) {
       this.#argsRead = true;
-      if (this.#parsed) this.#argsValue = deepFreeze(JSON.parse(this.argsText));
+      // Empty text reads as `{}` (rule F9: a zero-argument call that streamed no arguments).
+      if (this.#parsed) this.#argsValue = deepFreeze(JSON.parse(this.argsText || "{}"));
     }
     return this.#argsValue;
   }

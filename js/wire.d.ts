@@ -73,7 +73,7 @@ export type RunRecord = {
  * `RUN_FINISHED.outcome` as the producer spelled it; interrupts kept as
  * given.
  */
-export type OutcomeRecord = { "type": "success", pendingToolCallIds?: Array<string>, } | { "type": "interrupt", interrupts: Array<unknown>, };
+export type OutcomeRecord = { "type": "success", pendingToolCallIds?: Array<string>, } | { "type": "interrupt", interrupts: Array<unknown>, } | { "type": "cancelled" };
 
 /**
  * One call: in a change record, a call that changed; in a summary, every
@@ -114,6 +114,10 @@ export type CallRecord = {
   validation: ValidationState;
   consent: Consent;
   pending: boolean;
+  /**
+   * Left unanswered by a cancelled run (rule L8); omitted when not.
+   */
+  cancelled?: boolean;
   reopened: number;
   /**
    * In summaries: the event that last closed the call.
@@ -228,7 +232,7 @@ export type ResultSource = "stream" | "history" | "application";
 /**
  * Where the latest run stands.
  */
-export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "errored" | "aborted";
+export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "cancelled" | "errored" | "aborted";
 
 /**
  * Why the tracker refused an application operation, as the JS layer's

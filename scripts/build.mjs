@@ -264,6 +264,7 @@ const pageModules = [
   "snapshot.js",
   "partial-value.js",
   "next-run.js",
+  "processing.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];

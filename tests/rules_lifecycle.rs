@@ -1,10 +1,10 @@
-//! Run lifecycle: rules L1-L7.
+//! Run lifecycle: rules L1-L8.
 
 mod common;
 
-use agui_tool_calls::{CallStatus, Options, Outcome, RunStatus, Tracker};
+use agui_tool_calls::{CallStatus, Options, Outcome, RunStatus, Tool, Tracker};
 use common::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[test]
 fn l1_first_event_must_be_run_started() {
@@ -232,4 +232,102 @@ fn l7_interrupt_outcome_without_interrupts_is_malformed() {
                "outcome": {"type": "interrupt", "interrupts": []}}),
     );
     assert_eq!(code, "E2");
+}
+
+fn cancelled(run: &str) -> Value {
+    json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": run, "outcome": {"type": "cancelled"}})
+}
+
+#[test]
+fn l8_a_cancelled_run_is_neither_finished_nor_failed_and_waits_for_nothing() {
+    let mut t = running_with(Options {
+        tools: vec![Tool::new("confirm", "", json!({"type": "object"}))],
+        ..Options::default()
+    });
+    feed(&mut t, &whole_call("c1", "confirm", r#"{"a":1}"#));
+    feed(&mut t, &whole_call("c2", "search", "{}"));
+    feed(&mut t, &[result("m2", "c2", "found"), cancelled("r1")]);
+    assert_eq!(t.run().status, RunStatus::Cancelled);
+    assert_eq!(t.run().outcome, Some(Outcome::Cancelled));
+    // Everything delivered stays: both calls complete, with their arguments
+    // and the result.
+    let c1 = t.call("c1").unwrap();
+    assert_eq!(c1.status, CallStatus::Complete);
+    assert_eq!(c1.args_text(), r#"{"a":1}"#);
+    assert_eq!(t.call("c2").unwrap().results.len(), 1);
+    // It waits for nothing: no pending call, the unanswered one marked.
+    assert!(!c1.pending && c1.cancelled);
+    assert!(
+        !t.call("c2").unwrap().cancelled,
+        "an answered call is not left behind"
+    );
+    assert!(t.violations().is_empty(), "{:?}", t.violations());
+    // The next run is an ordinary one: no input is needed to continue.
+    assert_eq!(t.check_input(&Default::default()), vec![]);
+    t.start_run(Default::default()).unwrap();
+    feed(&mut t, &[run_started("r2"), run_finished("r2")]);
+    assert_eq!(t.run().status, RunStatus::Finished);
+}
+
+#[test]
+fn l8_after_a_cancelled_run_only_a_new_run_or_run_error() {
+    let mut t = running();
+    feed(&mut t, &[cancelled("r1")]);
+    assert_eq!(fatal_code(&mut t.clone(), start("c1", "f")), "L3");
+    feed(
+        &mut t,
+        &[json!({"type": "RUN_ERROR", "message": "flush failed"})],
+    );
+    assert_eq!(t.run().status, RunStatus::Errored);
+}
+
+#[test]
+fn l8_a_cancelled_call_the_application_answers_is_answered_and_reopening_clears_the_mark() {
+    let mut t = running_with(Options {
+        tools: vec![Tool::new("confirm", "", json!({"type": "object"}))],
+        ..Options::default()
+    });
+    feed(&mut t, &whole_call("c1", "confirm", "{}"));
+    feed(&mut t, &[cancelled("r1")]);
+    // The application may still answer a call to its own tool.
+    t.answer(
+        "c1",
+        agui_tool_calls::events::Opaque::string("done anyway"),
+        "a1",
+    )
+    .unwrap();
+    assert_eq!(t.tool_messages().len(), 1);
+    // A later run reopening the call clears the mark.
+    feed(
+        &mut t,
+        &[run_started("r2"), start("c1", "confirm"), end("c1")],
+    );
+    assert!(!t.call("c1").unwrap().cancelled);
+}
+
+#[test]
+fn l8_an_unknown_outcome_is_stripped_and_the_run_reads_as_a_success() {
+    let mut t = running();
+    feed(&mut t, &whole_call("c1", "f", "{}"));
+    feed(
+        &mut t,
+        &[
+            json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1",
+                 "outcome": {"type": "handoff", "to": "billing"}}),
+        ],
+    );
+    assert_eq!(t.run().status, RunStatus::Finished);
+    assert_eq!(t.run().outcome, None);
+    assert!(
+        t.call("c1").unwrap().pending,
+        "a success leaves its calls pending"
+    );
+    assert_eq!(codes(&t), ["P1", "F7"]);
+    assert!(
+        t.violations()[0]
+            .message
+            .contains(r#"outcome.type "handoff""#),
+        "{}",
+        t.violations()[0].message
+    );
 }

@@ -11,8 +11,17 @@ use agui_tool_calls::{Outcome, Tracker};
 use common::*;
 
 /// Content that `serde_json::Value` would rewrite or refuse: keys out of
-/// order, `-0`, an integer above 2^53, one above u64, `1e400`.
-const AWKWARD: &str = r#"[{"z":1,"a":-0,"big":9007199254740993,"huge":123456789012345678901234567890,"inf":1e400,"f":1.50}]"#;
+/// order, `-0`, an integer above 2^53, one above u64, `1e400` (in a text
+/// part's `metadata`, which the schema leaves open).
+const AWKWARD: &str = r#"[{"text":"x","type":"text","metadata":{"z":1,"a":-0,"big":9007199254740993,"huge":123456789012345678901234567890,"inf":1e400,"f":1.50}}]"#;
+
+/// Content holding one text part whose `metadata` is [`nested`].
+fn nested_part(depth: usize) -> String {
+    format!(
+        r#"[{{"type":"text","text":"x","metadata":{}}}]"#,
+        nested(depth)
+    )
+}
 
 /// `[[[ ... "x" ... ]]]`, `depth` arrays deep.
 fn nested(depth: usize) -> String {
@@ -48,7 +57,7 @@ fn s4_result_content_is_kept_byte_exact() {
 fn s4_deep_result_content_is_kept_not_refused() {
     for depth in [123, 129, 10_000] {
         let mut t = completed_c1();
-        let content = nested(depth);
+        let content = nested_part(depth);
         push_text(&mut t, &result_with(&content));
         assert_eq!(t.calls()[0].results[0].content.get(), content);
     }
@@ -128,7 +137,7 @@ fn l7_run_result_and_interrupts_are_kept_byte_exact() {
 fn f5_the_application_answer_is_kept_byte_exact_at_any_depth() {
     let mut t = completed_c1();
     feed(&mut t, &[run_finished("r1")]);
-    let deep = format!("[{}]", nested(1_000));
+    let deep = nested_part(1_000);
     t.answer("c1", Opaque::from_json(&deep).unwrap(), "m1")
         .unwrap();
     let message = to_json(&t.tool_messages()[0]);

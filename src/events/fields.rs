@@ -36,10 +36,11 @@ pub(crate) enum Key {
     Content,
     Error,
     Messages,
+    Timestamp,
 }
 
 /// Each key's name on the wire, in the order of [`Key`].
-const NAMES: [&str; 19] = [
+const NAMES: [&str; 20] = [
     "type",
     "toolCallId",
     "delta",
@@ -59,10 +60,11 @@ const NAMES: [&str; 19] = [
     "content",
     "error",
     "messages",
+    "timestamp",
 ];
 
 /// Every key, in the order of [`NAMES`].
-const KEYS: [Key; 19] = [
+const KEYS: [Key; 20] = [
     Key::Type,
     Key::ToolCallId,
     Key::Delta,
@@ -82,6 +84,7 @@ const KEYS: [Key; 19] = [
     Key::Content,
     Key::Error,
     Key::Messages,
+    Key::Timestamp,
 ];
 
 impl Key {
@@ -104,7 +107,7 @@ impl Key {
 /// text; a repeated key keeps its last value, as `JSON.parse` does.
 #[derive(Debug, Default)]
 pub(crate) struct EventFields<'a> {
-    slots: [Option<Raw<'a>>; 19],
+    slots: [Option<Raw<'a>>; 20],
 }
 
 impl<'a> EventFields<'a> {
@@ -349,13 +352,15 @@ impl<'b> Scanner<'b> {
     }
 
     /// A whole number as JSON writes one: `0`, or digits without a leading
-    /// zero.
+    /// zero; at most 15 of them, so surely below 2^53 (rule P3: a longer
+    /// one is left to the general pass, which checks its range).
     fn whole_number(&mut self) -> Option<()> {
+        let start = self.i;
         match self.next()? {
             b'0' => Some(()),
             b'1'..=b'9' => {
                 self.digits();
-                Some(())
+                (self.i - start <= 15).then_some(())
             }
             _ => None,
         }
@@ -559,7 +564,7 @@ mod tests {
         for key in KEYS {
             assert_eq!(Key::of(key.name().as_bytes()), Some(key));
         }
-        for name in ["", "typo", "types", "Type", "timestamp", "rawEvent"] {
+        for name in ["", "typo", "types", "Type", "timestamps", "rawEvent"] {
             assert_eq!(Key::of(name.as_bytes()), None);
         }
     }

@@ -245,6 +245,8 @@ pub(crate) fn describe(raw: Raw<'_>) -> &'static str {
 #[derive(Debug, Default)]
 pub(crate) struct Fields<'a> {
     fields: Vec<(Text<'a>, Raw<'a>)>,
+    /// The object's text, as given.
+    text: &'a str,
 }
 
 impl<'a> Fields<'a> {
@@ -269,7 +271,25 @@ impl<'a> Fields<'a> {
             }
             i = skip_ws(b, i + 1);
         }
-        Some(Fields { fields })
+        Some(Fields {
+            fields,
+            text: raw.get(),
+        })
+    }
+
+    /// The object's text, as given.
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The fields in order, each key decoded.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, Raw<'a>)> {
+        self.fields.iter().map(|(k, v)| (k.as_ref(), *v))
+    }
+
+    /// The keys, in order (a repeated key each time it appears).
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        self.fields.iter().map(|(k, _)| k.as_ref())
     }
 
     /// The value of `key`; a repeated key keeps its last value, as

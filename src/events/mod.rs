@@ -12,11 +12,13 @@ pub(crate) mod json;
 mod opaque;
 mod payload;
 mod raw;
+mod strip;
 
 pub use json::{JsonStr, REPLACEMENT};
 pub use opaque::{to_json, Opaque};
 use serde_json::Value;
 use std::borrow::Cow;
+pub use strip::Stripped;
 
 /// Text borrowed from the JSON input where possible.
 pub type Text<'a> = Cow<'a, str>;
@@ -64,8 +66,12 @@ pub enum EventBody<'a> {
         run_id: Text<'a>,
         /// Opaque, kept as given.
         result: Option<Opaque>,
-        /// `outcome`: how the run ended, when given.
+        /// `outcome`: how the run ended, when given. An outcome of a type
+        /// 1.0 does not describe is stripped (rule P1): `None`, success.
         outcome: Option<Outcome>,
+        /// The paths stripped as unrecognised material (rule P1), for the
+        /// warnings; empty for a stream that holds none.
+        stripped: Vec<Stripped>,
     },
     /// `RUN_ERROR`.
     RunError {
@@ -110,6 +116,9 @@ pub enum EventBody<'a> {
         tool_call_name: Text<'a>,
         /// `parentMessageId`: the assistant message that carries the call.
         parent_message_id: Option<Text<'a>>,
+        /// `parentMessageId` was `null`, a retired spelling of none (rule
+        /// P3), read as absent, for the warning.
+        null_parent: bool,
     },
     /// `TOOL_CALL_ARGS`.
     ToolCallArgs {
@@ -134,6 +143,8 @@ pub enum EventBody<'a> {
         parent_message_id: Option<Text<'a>>,
         /// As the delta of [`EventBody::ToolCallArgs`].
         delta: Option<JsonStr<'a>>,
+        /// As on [`EventBody::ToolCallStart`].
+        null_parent: bool,
     },
     /// `TOOL_CALL_RESULT`.
     ToolCallResult {
@@ -142,15 +153,19 @@ pub enum EventBody<'a> {
         /// `toolCallId`: the tool call.
         tool_call_id: Text<'a>,
         /// A string, or an array of content parts: opaque data (rule T9),
-        /// kept as given.
+        /// kept as given, but for the parts stripped (rule P1).
         content: Opaque,
         /// `error`, when the result reports a failure.
         error: Option<Text<'a>>,
+        /// The paths stripped from `content` (rule P1), for the warnings.
+        stripped: Vec<Stripped>,
     },
     /// `MESSAGES_SNAPSHOT`.
     MessagesSnapshot {
         /// The messages, in order.
         messages: Vec<Message>,
+        /// What the processing model stripped from their content (rule P1).
+        stripped: Vec<Stripped>,
     },
     /// `SUBAGENT_STARTED`.
     SubagentStarted,
@@ -197,7 +212,8 @@ pub enum Family {
     Unknown,
 }
 
-/// `RUN_FINISHED.outcome` (rule L7).
+/// `RUN_FINISHED.outcome` (rules L7, L8). One variant per outcome type
+/// 1.0 describes; a type it does not describe never gets here (rule P1).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// The run completed; the producer may list the calls it left pending.
@@ -211,6 +227,10 @@ pub enum Outcome {
         /// The interrupts, kept as given.
         interrupts: Vec<Opaque>,
     },
+    /// The producer stopped the run before it completed, for a reason that
+    /// is not a failure (rule L8): neither success nor failure, and it
+    /// waits for nothing.
+    Cancelled,
 }
 
 /// The parts of a `RunAgentInput` the tracker reads.
@@ -220,6 +240,9 @@ pub struct RunInput {
     pub messages: Vec<Message>,
     /// `None` when the input has no `tools` key.
     pub tools: Option<Vec<Tool>>,
+    /// What the processing model stripped from the messages' content
+    /// (rule P1), for the warnings of a stream's `RUN_STARTED.input`.
+    pub stripped: Vec<Stripped>,
 }
 
 impl RunInput {

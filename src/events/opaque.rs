@@ -43,6 +43,11 @@ impl Opaque {
         Opaque("null".into())
     }
 
+    /// JSON text the tracker wrote (content with parts stripped, rule P1).
+    pub(crate) fn from_text(text: String) -> Opaque {
+        Opaque(text.into_boxed_str())
+    }
+
     pub(crate) fn from_raw(raw: Raw) -> Opaque {
         Opaque(raw.get().into())
     }

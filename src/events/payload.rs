@@ -4,6 +4,7 @@
 //! its path.
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::strip::{self, Stripped};
 use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
@@ -56,15 +57,20 @@ fn optional_array<'a>(
 /// `state`, `forwardedProps` and the rest are skipped unread.
 pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
     let map = object(v, "input")?;
+    let mut stripped = Vec::new();
     let messages = match map.get("messages").filter(|&v| json::kind(v) != Kind::Null) {
         None => Vec::new(),
-        Some(v) => messages(v, "input.messages")?,
+        Some(v) => messages(v, "input.messages", &mut stripped)?,
     };
     let tools = match optional_array(&map, "tools", "input")? {
         None => None,
         Some(items) => Some(tools(items)?),
     };
-    Ok(RunInput { messages, tools })
+    Ok(RunInput {
+        messages,
+        tools,
+        stripped,
+    })
 }
 
 fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
@@ -90,17 +96,22 @@ fn parameters(map: &Fields, path: &str) -> Result<Value, String> {
     }
 }
 
-/// A list of history messages at `path`.
-pub(super) fn messages(v: Raw<'_>, path: &str) -> Result<Vec<Message>, String> {
+/// A list of history messages at `path`; what the processing model strips
+/// from their content goes to `stripped` (rule P1).
+pub(super) fn messages(
+    v: Raw<'_>,
+    path: &str,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Vec<Message>, String> {
     let items = array(v, path)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        out.push(message(item, &format!("{path}[{i}]"))?);
+        out.push(message(item, &format!("{path}[{i}]"), stripped)?);
     }
     Ok(out)
 }
 
-fn message(v: Raw<'_>, path: &str) -> Result<Message, String> {
+fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Message, String> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
     let role = required_string(&map, "role", path)?;
@@ -114,11 +125,18 @@ fn message(v: Raw<'_>, path: &str) -> Result<Message, String> {
             tool_calls.push(history_call(item, &format!("{path}.toolCalls[{i}]"))?);
         }
     }
+    let content = match map.get("content") {
+        // Content parts are the tool and user messages' (rule P1).
+        Some(c) if role == "tool" || role == "user" => {
+            Some(strip::content(c, &format!("{path}.content"), stripped)?)
+        }
+        c => c.map(Opaque::from_raw),
+    };
     Ok(Message {
         id,
         role,
         owner: optional_string(&map, "subagentRunId", path)?,
-        content: map.get("content").map(Opaque::from_raw),
+        content,
         tool_calls,
         tool_call_id,
         error: optional_string(&map, "error", path)?,
@@ -140,13 +158,31 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     })
 }
 
-/// `RUN_FINISHED.outcome`: `success` or `interrupt` (rule L7).
-pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
+/// `RUN_FINISHED.outcome`: `success`, `interrupt` or `cancelled` (rules L7,
+/// L8); `None` for a type 1.0 does not describe, stripped (rule P1).
+/// Properties an outcome does not describe are reported (rule P2): the
+/// outcome shown is rebuilt from what is read, so they never reach it.
+pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option<Outcome>, String> {
     let map = object(v, "outcome")?;
     let kind = required_string(&map, "type", "outcome")?;
-    match kind.as_str() {
+    let described: &[&str] = match kind.as_str() {
+        "success" => &["type", "pendingToolCallIds"],
+        "interrupt" => &["type", "interrupts"],
+        "cancelled" => &["type"],
+        other => {
+            stripped.push(strip::unknown_outcome(other));
+            return Ok(None);
+        }
+    };
+    strip::check_closed(&map, "outcome", described, stripped);
+    known_outcome(&map, &kind).map(Some)
+}
+
+/// An outcome of a type 1.0 describes.
+fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
+    match kind {
         "success" => {
-            let ids = match optional_array(&map, "pendingToolCallIds", "outcome")? {
+            let ids = match optional_array(map, "pendingToolCallIds", "outcome")? {
                 None => None,
                 Some(items) => Some(
                     items
@@ -164,7 +200,7 @@ pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
             })
         }
         "interrupt" => {
-            let interrupts = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
+            let interrupts = optional_array(map, "interrupts", "outcome")?.unwrap_or_default();
             if interrupts.is_empty() {
                 return Err("field \"outcome.interrupts\" must be a non-empty array".into());
             }
@@ -172,6 +208,6 @@ pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
                 interrupts: interrupts.into_iter().map(Opaque::from_raw).collect(),
             })
         }
-        _ => Err("field \"outcome.type\" must be \"success\" or \"interrupt\"".into()),
+        _ => Ok(Outcome::Cancelled),
     }
 }

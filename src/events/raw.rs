@@ -7,7 +7,7 @@
 
 use super::fields::{plain_args, EventFields, Key};
 use super::json::{self, JsonStr, Kind, Raw, Scalar};
-use super::{passed_over_family, payload, Event, EventBody, EventError, Opaque, Text};
+use super::{passed_over_family, payload, strip, Event, EventBody, EventError, Opaque, Text};
 
 /// Field checks for one event type, naming the type in every error.
 struct Check<'f, 'a> {
@@ -45,6 +45,11 @@ impl<'a> Check<'_, 'a> {
 
     fn optional(&self, name: Key) -> Result<Option<Text<'a>>, EventError> {
         Ok(self.optional_str(name)?.map(JsonStr::into_text))
+    }
+
+    /// Whether the field is `null` (a retired spelling of none, rule P3).
+    fn is_null(&self, name: Key) -> bool {
+        self.raw(name).is_some_and(|v| json::kind(v) == Kind::Null)
     }
 
     /// A field that is absent or `null` reads as `None`.
@@ -111,6 +116,7 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
         }
         _ => c.optional(Key::SubagentRunId)?,
     };
+    timestamp(&c)?;
     let body = body(&c, &event_type)?;
     if matches!(
         body,
@@ -120,6 +126,80 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
         return Err(c.error("missing field \"subagentRunId\"".into()));
     }
     Ok(Event { owner, body })
+}
+
+/// Rule P3: a `timestamp`, when present, is a safe integer (a whole
+/// number within +-(2^53 - 1)), as the 1.0 schema and `@ag-ui/client` 1.0
+/// read it: `1.0`, `1e3` and `-1` are; `1712.5`, `2^53`, `"1"` and `null`
+/// are not.
+fn timestamp(c: &Check<'_, '_>) -> Result<(), EventError> {
+    let Some(raw) = c.raw(Key::Timestamp) else {
+        return Ok(());
+    };
+    let text = raw.get();
+    let number = json::describe(raw) == "a number";
+    if number && safe_integer(text) {
+        return Ok(());
+    }
+    let got = if number && text.len() <= 32 {
+        text
+    } else {
+        json::describe(raw)
+    };
+    Err(c.error(format!(
+        "field \"timestamp\" must be a safe integer (got {got})"
+    )))
+}
+
+/// Whether checked JSON number text is a whole number within +-(2^53 - 1),
+/// read from its bytes (float parsing cost the page 5 KB gzip): `1.50e1` is
+/// 15, whole; `15e-1` is not. More than 17 significant digits is refused
+/// (beyond 2^53, or a fraction finer than a double holds).
+fn safe_integer(text: &str) -> bool {
+    const MAX: u64 = 9_007_199_254_740_991;
+    let b = text.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    // The value is `digits * 10^scale`.
+    let (mut digits, mut count, mut scale, mut fraction) = (0u64, 0, 0i64, false);
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'.' => fraction = true,
+            b'0'..=b'9' => {
+                scale -= i64::from(fraction);
+                if digits > 0 || c != b'0' {
+                    count += 1;
+                    if count > 17 {
+                        return false;
+                    }
+                    digits = digits * 10 + u64::from(c - b'0');
+                }
+            }
+            _ => break,
+        }
+        i += 1;
+    }
+    let mut exponent = 0i64;
+    let negative = b.get(i + 1) == Some(&b'-');
+    for &c in b.iter().skip(i + 1) {
+        if c.is_ascii_digit() {
+            // Capped: beyond it the value is out of range or not whole.
+            exponent = (exponent * 10 + i64::from(c - b'0')).min(1_000);
+        }
+    }
+    scale += if negative { -exponent } else { exponent };
+    while scale < 0 && digits % 10 == 0 && digits > 0 {
+        digits /= 10;
+        scale += 1;
+    }
+    if digits == 0 {
+        return true;
+    }
+    if !(0..=16).contains(&scale) {
+        return false;
+    }
+    (0..scale)
+        .try_fold(digits, |v, _| v.checked_mul(10))
+        .is_some_and(|v| v <= MAX)
 }
 
 /// The body of an event of type `event_type` (the text `c` names it by).
@@ -134,15 +214,27 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                 Some(v) => Some(payload::run_input(v).map_err(|e| c.error(e))?),
             },
         },
-        "RUN_FINISHED" => EventBody::RunFinished {
-            thread_id: c.required(Key::ThreadId)?,
-            run_id: c.required(Key::RunId)?,
-            result: c.raw(Key::Result).map(Opaque::from_raw),
-            outcome: match c.present(Key::Outcome) {
-                None => None,
-                Some(v) => Some(payload::outcome(v).map_err(|e| c.error(e))?),
-            },
-        },
+        "RUN_FINISHED" => {
+            let mut stripped = Vec::new();
+            EventBody::RunFinished {
+                thread_id: c.required(Key::ThreadId)?,
+                run_id: c.required(Key::RunId)?,
+                result: c.present(Key::Result).map(Opaque::from_raw),
+                // A null outcome or result is a retired spelling of none (rule P3).
+                outcome: match c.present(Key::Outcome) {
+                    None => None,
+                    Some(v) => payload::outcome(v, &mut stripped).map_err(|e| c.error(e))?,
+                },
+                stripped: {
+                    for key in [Key::Outcome, Key::Result] {
+                        if c.is_null(key) {
+                            stripped.push(strip::retired_null(key.name()));
+                        }
+                    }
+                    stripped
+                },
+            }
+        }
         "RUN_ERROR" => EventBody::RunError {
             message: c.required(Key::Message)?,
             code: c.optional(Key::Code)?,
@@ -167,6 +259,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             tool_call_id: c.required(Key::ToolCallId)?,
             tool_call_name: c.required(Key::ToolCallName)?,
             parent_message_id: c.optional(Key::ParentMessageId)?,
+            null_parent: c.is_null(Key::ParentMessageId),
         },
         "TOOL_CALL_ARGS" => EventBody::ToolCallArgs {
             tool_call_id: c.required(Key::ToolCallId)?,
@@ -180,14 +273,21 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             tool_call_name: c.optional(Key::ToolCallName)?,
             parent_message_id: c.optional(Key::ParentMessageId)?,
             delta: c.optional_str(Key::Delta)?,
+            null_parent: c.is_null(Key::ParentMessageId),
         },
         "TOOL_CALL_RESULT" => tool_call_result(c)?,
-        "MESSAGES_SNAPSHOT" => EventBody::MessagesSnapshot {
-            messages: match c.raw(Key::Messages) {
-                Some(v) => payload::messages(v, "messages").map_err(|e| c.error(e))?,
-                None => return Err(c.error("missing field \"messages\"".into())),
-            },
-        },
+        "MESSAGES_SNAPSHOT" => {
+            let mut stripped = Vec::new();
+            EventBody::MessagesSnapshot {
+                messages: match c.raw(Key::Messages) {
+                    Some(v) => {
+                        payload::messages(v, "messages", &mut stripped).map_err(|e| c.error(e))?
+                    }
+                    None => return Err(c.error("missing field \"messages\"".into())),
+                },
+                stripped,
+            }
+        }
         "SUBAGENT_STARTED" => EventBody::SubagentStarted,
         "SUBAGENT_FINISHED" => EventBody::SubagentFinished,
         "SUBAGENT_ERROR" => EventBody::SubagentError,
@@ -201,8 +301,11 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
 fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {
     let message_id = c.required(Key::MessageId)?;
     let tool_call_id = c.required(Key::ToolCallId)?;
+    let mut stripped = Vec::new();
     let content = match c.raw(Key::Content) {
-        Some(v) if matches!(json::kind(v), Kind::String | Kind::Array) => Opaque::from_raw(v),
+        Some(v) if matches!(json::kind(v), Kind::String | Kind::Array) => {
+            strip::content(v, "content", &mut stripped).map_err(|e| c.error(e))?
+        }
         None => return Err(c.error("missing field \"content\"".into())),
         Some(_) => {
             return Err(
@@ -221,6 +324,7 @@ fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> 
         tool_call_id,
         content,
         error: c.optional(Key::Error)?,
+        stripped,
     })
 }
 

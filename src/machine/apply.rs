@@ -169,6 +169,7 @@ impl Tracker {
         let call = &mut self.calls[i];
         call.status = CallStatus::Open;
         call.pending = false;
+        call.cancelled = false;
         call.advertised = advertised;
         call.run_id = self.run.run_id.clone();
         if let Some(key) = start.lane {
@@ -272,18 +273,25 @@ impl Tracker {
         self.changes.run = true;
     }
 
-    /// Rules L7, F2, F3, F7: the run's outcome and its pending calls.
+    /// Rules L7, L8, F2, F3, F7: the run's outcome and its pending calls.
     fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         indices::sort(&mut mine);
         mine.dedup();
+        let cancelled = outcome == Some(Outcome::Cancelled);
         let mut derived = Vec::new();
         for &i in &mine {
-            let call = &self.calls[i];
+            let call = &mut self.calls[i];
             if call.status == CallStatus::Complete && !call.answered() {
-                self.calls[i].pending = true;
+                // A cancelled run waits for nothing (L8): its unanswered
+                // calls are not pending, and are marked for the history.
+                if cancelled {
+                    call.cancelled = true;
+                } else {
+                    call.pending = true;
+                    derived.push(i);
+                }
                 self.touch(i);
-                derived.push(i);
             }
         }
         if let Some(Outcome::Success {
@@ -306,6 +314,7 @@ impl Tracker {
         }
         self.run.status = match outcome {
             Some(Outcome::Interrupt { .. }) => RunStatus::Interrupted,
+            Some(Outcome::Cancelled) => RunStatus::Cancelled,
             _ => RunStatus::Finished,
         };
         self.run.outcome = outcome;

@@ -6,7 +6,9 @@ use super::indices::Indices;
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
 use super::{Names, Tracker};
-use crate::events::{Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Text, Tool};
+use crate::events::{
+    Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Stripped, Text, Tool,
+};
 use crate::quote::{quoted, quoted_list, quoted_or_none};
 use crate::violation::{Severity, Violation};
 
@@ -221,14 +223,19 @@ impl Tracker {
                     parent_run_id: parent_run_id.map(Text::into_owned),
                 });
                 if let Some(input) = input {
+                    record_stripped(plan, input.stripped, None);
                     plan.ops.push(Op::RunTools(input.tools, true));
                     self.plan_seed(plan, input.messages, true)?;
                 }
             }
             EventBody::RunFinished {
-                result, outcome, ..
+                result,
+                outcome,
+                stripped,
+                ..
             } => {
                 self.check_nothing_left_open(plan)?;
+                record_stripped(plan, stripped, None);
                 plan.ops.push(Op::RunFinished { result, outcome });
             }
             EventBody::RunError { message, code } => {
@@ -251,14 +258,17 @@ impl Tracker {
                 tool_call_id,
                 tool_call_name,
                 parent_message_id,
-            } => self.plan_start(
-                plan,
-                tool_call_id,
-                tool_call_name,
-                parent_message_id,
-                owner,
-                None,
-            )?,
+                null_parent,
+            } => self
+                .plan_start(
+                    plan,
+                    tool_call_id,
+                    tool_call_name,
+                    parent_message_id,
+                    owner,
+                    None,
+                )
+                .map(|()| retired_parent(plan, null_parent))?,
             EventBody::ToolCallEnd { tool_call_id } => {
                 let i =
                     self.open_call(plan, &tool_call_id, owner.as_deref(), "T2", "TOOL_CALL_END")?;
@@ -269,22 +279,27 @@ impl Tracker {
                 tool_call_name,
                 parent_message_id,
                 delta,
-            } => self.plan_tool_chunk(
-                plan,
-                ToolChunk {
-                    owner,
-                    id: tool_call_id,
-                    name: tool_call_name,
-                    parent: parent_message_id,
-                    delta,
-                },
-            )?,
+                null_parent,
+            } => self
+                .plan_tool_chunk(
+                    plan,
+                    ToolChunk {
+                        owner,
+                        id: tool_call_id,
+                        name: tool_call_name,
+                        parent: parent_message_id,
+                        delta,
+                    },
+                )
+                .map(|()| retired_parent(plan, null_parent))?,
             EventBody::ToolCallResult {
                 message_id,
                 tool_call_id,
                 content,
                 error,
+                stripped,
             } => {
+                record_stripped(plan, stripped, Some(&tool_call_id));
                 let result = ToolResult {
                     message_id: message_id.into_owned(),
                     content,
@@ -296,7 +311,8 @@ impl Tracker {
                 };
                 self.plan_result(plan, tool_call_id.into_owned(), result);
             }
-            EventBody::MessagesSnapshot { messages } => {
+            EventBody::MessagesSnapshot { messages, stripped } => {
+                record_stripped(plan, stripped, None);
                 self.plan_seed(plan, messages, false)?;
             }
             EventBody::Other {
@@ -335,10 +351,14 @@ impl Tracker {
             RunStatus::Running if starts => {
                 Err(plan.fatal("L2", "RUN_STARTED while a run is active"))
             }
-            RunStatus::Finished | RunStatus::Interrupted if !starts && !errors => Err(plan.fatal(
-                "L3",
-                format!("{ty} after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow"),
-            )),
+            RunStatus::Finished | RunStatus::Interrupted | RunStatus::Cancelled
+                if !starts && !errors =>
+            {
+                Err(plan.fatal(
+                    "L3",
+                    format!("{ty} after RUN_FINISHED: only RUN_STARTED or RUN_ERROR may follow"),
+                ))
+            }
             RunStatus::Errored if !starts => Err(plan.fatal(
                 "L3",
                 format!("{ty} after RUN_ERROR: only RUN_STARTED may follow"),
@@ -683,5 +703,26 @@ impl Tracker {
             run_input,
         });
         Ok(())
+    }
+}
+
+/// Rules P1-P3: a warning for each thing the processing model stripped
+/// from the event, naming its path.
+fn record_stripped(plan: &mut Plan, stripped: Vec<Stripped>, call: Option<&str>) {
+    for s in stripped {
+        let mut v = plan.violation(s.rule, Severity::Warning, s.message);
+        if let Some(id) = call {
+            v = v.with_call(id);
+        }
+        plan.record(v);
+    }
+}
+
+/// Rule P3: a `null` `parentMessageId` was read as absent; the warning.
+fn retired_parent(plan: &mut Plan, null_parent: bool) {
+    if null_parent {
+        let message = "parentMessageId: null, a retired spelling of none, read as absent";
+        let v = plan.violation("P3", Severity::Warning, message);
+        plan.record(v);
     }
 }

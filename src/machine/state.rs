@@ -114,6 +114,10 @@ pub struct ToolCall {
     pub advertised: bool,
     /// Closed, unanswered, left by a finished run (rule F2).
     pub pending: bool,
+    /// Closed, unanswered, left by a cancelled run (rule L8): not pending;
+    /// the next run's history answers it as cancelled unless the
+    /// application answers it first.
+    pub cancelled: bool,
     /// Known from conversation history rather than streamed (rule A5).
     pub from_history: bool,
     /// What the application decided (rule S3).
@@ -151,6 +155,7 @@ impl ToolCall {
             results: Vec::new(),
             advertised: false,
             pending: false,
+            cancelled: false,
             from_history: false,
             consent: Consent::Unrequested,
             validation: super::Validation::Unvalidated,
@@ -192,15 +197,28 @@ impl ToolCall {
     /// the value, or why the text is not one (parse or limit error). The
     /// value is parsed from the text on each call: the tracker keeps only
     /// the text (the binding's JS parses its own copy).
+    /// An empty text reads as `{}` (rule F9: a zero-argument tool whose
+    /// producer sent no `TOOL_CALL_ARGS`, as the 1.0 reference reads it);
+    /// the text itself stays empty.
     pub fn arguments(&self) -> Option<Result<Value, ArgsError>> {
-        (self.status == CallStatus::Complete).then(|| self.args.finish())
+        (self.status == CallStatus::Complete).then(|| {
+            if self.args_text().is_empty() {
+                return Ok(Value::Object(Default::default()));
+            }
+            self.args.finish()
+        })
     }
 
     /// [`ToolCall::arguments`] without the value: only once the call is
     /// complete, whether its text parses, or why not. Answered by the
     /// reader, which checked each byte as it came.
     pub fn final_parse(&self) -> Option<Result<(), ArgsError>> {
-        (self.status == CallStatus::Complete).then(|| self.args.check())
+        (self.status == CallStatus::Complete).then(|| {
+            if self.args_text().is_empty() {
+                return Ok(());
+            }
+            self.args.check()
+        })
     }
 
     /// The argument limit the text hit while streaming, if any (rule S5).
@@ -232,6 +250,9 @@ pub enum RunStatus {
     Finished,
     /// Finished with an `interrupt` outcome.
     Interrupted,
+    /// Finished with a `cancelled` outcome (rule L8): the producer stopped
+    /// the run; neither a success nor a failure.
+    Cancelled,
     /// `RUN_ERROR` ended it.
     Errored,
     /// Ended locally by [`Tracker::abort_run`](crate::Tracker::abort_run):

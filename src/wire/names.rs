@@ -83,6 +83,7 @@ names! {
         RunStatus::Running => "running",
         RunStatus::Finished => "finished",
         RunStatus::Interrupted => "interrupted",
+        RunStatus::Cancelled => "cancelled",
         RunStatus::Errored => "errored",
         RunStatus::Aborted => "aborted",
     }

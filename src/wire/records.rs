@@ -173,6 +173,7 @@ enum OutcomeRecord<'a> {
     Interrupt {
         interrupts: &'a [Opaque],
     },
+    Cancelled,
 }
 
 fn outcome_record(outcome: &Outcome) -> OutcomeRecord<'_> {
@@ -183,6 +184,7 @@ fn outcome_record(outcome: &Outcome) -> OutcomeRecord<'_> {
             pending_tool_call_ids: pending_tool_call_ids.as_deref(),
         },
         Outcome::Interrupt { interrupts } => OutcomeRecord::Interrupt { interrupts },
+        Outcome::Cancelled => OutcomeRecord::Cancelled,
     }
 }
 
@@ -231,6 +233,10 @@ struct CallRecord<'a> {
     #[cfg_attr(test, ts(type = "Consent"))]
     consent: &'static str,
     pending: bool,
+    /// Left unanswered by a cancelled run (rule L8); omitted when not.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
+    cancelled: bool,
     reopened: u32,
     /// In summaries: the event that last closed the call.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -398,6 +404,7 @@ impl<'a> CallRecord<'a> {
             validation: names::validation(&call.validation),
             consent: names::consent(&call.consent),
             pending: call.pending,
+            cancelled: call.cancelled,
             reopened: call.reopen_count,
             closed_at: None,
             result: answer(call).map(ResultRecord::new),

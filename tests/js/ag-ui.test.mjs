@@ -188,3 +188,28 @@ test("f6_track_agent_refuses_an_input_that_leaves_a_call_unanswered_and_sends_no
   assert.match(refusals[0], /c1 \(confirm_deploy\)/);
   assert.equal(agent.messages.length, before + 1);
 });
+
+test("l8_track_agent_accepts_a_cancelled_run_and_the_thread_goes_on", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-cancel" });
+  const refused = [];
+  trackAgent(agent, tracker, { onRefused: (e) => refused.push(e) });
+  script.push(
+    (i) => ({
+      events: [runStarted(i.runId, { threadId: "t-cancel" }), ...text("a1", ["Deploying"]), runFinished(i.runId, { threadId: "t-cancel", outcome: { type: "cancelled" } })],
+    }),
+    (i) => run(i, text("a2", ["Hello again."])),
+  );
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  let s = tracker.snapshot();
+  assert.equal(s.fatal, null, "the cancelled outcome is not refused");
+  assert.equal(s.run.status, "cancelled");
+  assert.deepEqual(agent.messages.map((m) => m.id), ["u1", "a1"], "the agent applied what the run delivered");
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  s = tracker.snapshot();
+  assert.equal(s.run.status, "finished");
+  assert.deepEqual(refused, []);
+});

@@ -250,9 +250,8 @@ test("lines are counted across CRLF, blank lines, comments, lone CR and multi-li
   assert.equal(s.format, "sse");
   const t2 = s.violations.find((v) => v.code === "T2");
   assert.deepEqual([t2.code, t2.eventIndex, t2.line], ["T2", 3, 14]);
-  // The call's empty argument text is no JSON: the END that closed it (line 9) says so.
-  const t6 = s.violations.find((v) => v.code === "T6");
-  assert.deepEqual([t6.eventIndex, t6.line, t6.severity], [2, 9, "warning"]);
+  // The call's empty argument text reads as {} (rule F9): nothing to say about it.
+  assert.equal(s.violations.some((v) => v.code === "T6"), false);
 });
 
 test("the SSE line counter gives the same lines however the bytes are split", async () => {
@@ -362,4 +361,31 @@ test("a 50 MB stream streams through in under 100 MB of resident memory", async 
   const peak = Number(stderr.match(/^rss-peak-bytes: (\d+)$/m)?.[1]);
   assert.ok(peak > 0, stderr);
   assert.ok(peak < 100 * 1024 * 1024, `peak RSS ${(peak / 1024 / 1024).toFixed(1)} MB`);
+});
+
+test("p1_the_checker_reads_the_python_streams_and_names_what_it_strips", () => {
+  const python = path.join(root, "tests", "fixtures", "python");
+  const { report } = checkJson([path.join(python, "cancelled.sse"), path.join(python, "content-parts.jsonl")]);
+  // Accepted whole: nothing fatal; the checker notes the cut-off argument text
+  // of the call the user stopped (T6), nothing else.
+  const serious = (s) => s.violations.filter((v) => v.severity === "fatal" || v.severity === "violation").map((v) => v.code);
+  assert.deepEqual(report.streams.map(serious), [["T6"], []]);
+  const stripped = path.join(tmp, "stripped.jsonl");
+  writeFileSync(
+    stripped,
+    [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f" },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "TOOL_CALL_RESULT", messageId: "m", toolCallId: "c1", content: [{ type: "hologram" }] },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r", outcome: { type: "handoff" }, timestamp: 1 },
+      { type: "RUN_STARTED", threadId: "t", runId: "r2", timestamp: 1712.5 },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n"),
+  );
+  const s = checkJson([stripped]).report.streams[0];
+  assert.deepEqual(s.violations.map((v) => [v.code, v.line]), [["P1", 4], ["P1", 5], ["E2", 6]]);
+  assert.match(s.violations[0].message, /content\[0\]\.type "hologram"/);
+  assert.match(s.violations[2].message, /field "timestamp" must be a safe integer/);
 });

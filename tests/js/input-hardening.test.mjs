@@ -80,8 +80,9 @@ test("e2_lone_surrogates_in_ids_and_names_are_not_fatal", () => {
   }
 });
 
-// Keys out of order, -0, an integer above 2^53, 1e400 and a lone surrogate.
-const AWKWARD = '[{"z":1,"a":-0,"big":9007199254740993,"inf":1e400,"s":"\\ud800"}]';
+// Keys out of order, -0, an integer above 2^53, 1e400 and a lone surrogate (in
+// a text part's metadata, which the schema leaves open).
+const AWKWARD = '[{"type":"text","text":"x","metadata":{"z":1,"a":-0,"big":9007199254740993,"inf":1e400,"s":"\\ud800"}}]';
 
 test("s4_result_content_comes_back_as_json_parse_reads_the_event", () => {
   const texts = [
@@ -95,10 +96,11 @@ test("s4_result_content_comes_back_as_json_parse_reads_the_event", () => {
     const s = t.snapshot();
     assert.equal(s.fatal, null, path);
     const content = s.calls[0].result.content;
-    assert.deepEqual(Object.keys(content[0]), ["z", "a", "big", "inf", "s"], path);
-    assert.ok(Object.is(content[0].a, -0), path);
-    assert.equal(content[0].inf, Infinity, path);
-    assert.equal(content[0].s, "\ud800", path);
+    const metadata = content[0].metadata;
+    assert.deepEqual(Object.keys(metadata), ["z", "a", "big", "inf", "s"], path);
+    assert.ok(Object.is(metadata.a, -0), path);
+    assert.equal(metadata.inf, Infinity, path);
+    assert.equal(metadata.s, "\ud800", path);
     assert.deepEqual(content, expected, path);
   }
 });
@@ -110,13 +112,13 @@ test("s4_deep_content_and_run_input_are_read_not_refused", () => {
     runStarted("r1", { input: { threadId: "t1", runId: "r1", state: { deep }, forwardedProps: deep, messages: [] } }),
     start("c1", "f"),
     end("c1"),
-    result("c1", [deep]),
+    result("c1", [{ type: "text", text: "x", metadata: deep }]),
     runFinished("r1", { result: deep, outcome: { type: "interrupt", interrupts: [deep] } }),
   ];
   for (const [path, t] of Object.entries(throughEveryPath(events))) {
     const s = t.snapshot();
     assert.equal(s.fatal, null, path);
-    assert.deepEqual(s.calls[0].result.content, [deep], path);
+    assert.deepEqual(s.calls[0].result.content, [{ type: "text", text: "x", metadata: deep }], path);
     assert.deepEqual(s.run.outcome.interrupts, [deep], path);
     assert.deepEqual(s.run.result, deep, path);
   }
@@ -127,11 +129,12 @@ test("f5_answer_with_deep_content_is_kept_and_sent_back_as_given", () => {
   for (let i = 0; i < 200; i++) deep = [deep];
   const t = new ToolCallTracker({ tools: [{ name: "ask", parameters: {} }] });
   for (const e of [runStarted(), start("c1", "ask"), end("c1"), runFinished()]) t.push(e);
-  const content = [{ z: 1, a: { deep } }];
+  const content = [{ text: "x", type: "text", metadata: { z: 1, a: { deep } } }];
   t.answer("c1", content);
   const [message] = t.toolMessages();
   assert.deepEqual(message.content, content);
-  assert.deepEqual(Object.keys(message.content[0]), ["z", "a"]);
+  assert.deepEqual(Object.keys(message.content[0]), ["text", "type", "metadata"]);
+  assert.deepEqual(Object.keys(message.content[0].metadata), ["z", "a"]);
   t.startRun({ threadId: "t1", runId: "r2", messages: t.toolMessages(), state: { deep } });
 });
 

@@ -62,7 +62,7 @@ test("a plain TOOL_CALL_ARGS object crosses as its two strings; other events and
     tracker.push(JSON.parse('{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"\\"a"}'));
     tracker.push({ ...argsOf("b"), timestamp: 1 }); // a timestamp, but last
     tracker.push(stampedArgsOf("c", 1764518800198));
-    tracker.push(stampedArgsOf("d", 1.5)); // not a whole number
+    tracker.push(stampedArgsOf("d", -1)); // a safe integer, but negative (rule P3)
     tracker.push(argsOf("\ud83d")); // a lone half: JSON keeps it for its pair (rule T4)
     assert.equal(tracker.push(argsOf('\ude00"}')).calls[0].partialArgs.q, "abcd\u{1F600}");
   });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { enforceOutgoingInput } from "@ag-ui/client";
 import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
-import { ABANDONED } from "../../pkg/next-run.js";
+import { ABANDONED, CANCELLED } from "../../pkg/next-run.js";
 import { runStarted, runFinished, start, args, end, result, call, sse } from "./support/events.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 
@@ -216,4 +216,86 @@ test("f6_next_run_refuses_a_malformed_input_naming_the_field", () => {
   assert.throws(() => tracker.nextRun({ threadId: "t", runId: "r", messages: [{ id: "x" }] }), /messages\[0\]\.role/);
   assert.throws(() => tracker.nextRun({ messages: 3 }), /"messages" must be an array/);
   assert.throws(() => tracker.nextRun(null), TypeError);
+});
+
+test("l8_a_cancelled_run_waits_for_nothing_and_next_run_answers_its_calls_as_cancelled", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  let next = tracker.nextRun(input("r1", [user("u1")]));
+  for (const event of [runStarted("r1"), ...withParent("c1", "confirm_deploy", "a1"), ...call("b1", "search_docs", ["{}"]), result("b1", "found")]) tracker.push(event);
+  const snapshot = tracker.push(runFinished("r1", { outcome: { type: "cancelled" } }));
+  assert.equal(snapshot.run.status, "cancelled");
+  assert.deepEqual(snapshot.run.outcome, { type: "cancelled" });
+  // Everything delivered stays; nothing is pending; the left call is marked.
+  assert.deepEqual(snapshot.completedCalls.map((c) => [c.id, c.cancelled, c.pending]), [["c1", true, false], ["b1", false, false]]);
+  assert.deepEqual(snapshot.pendingCalls, []);
+  assert.deepEqual(snapshot.calls[0].args, { service: "checkout" });
+  // The next history answers the cancelled call, so no dangling call reaches the producer.
+  next = tracker.nextRun(input("r2", [user("u1"), user("u2")]));
+  checkHistory(next.messages, { users: ["u1", "u2"] });
+  clientAccepts(next);
+  const closing = next.messages.find((m) => m.role === "tool" && m.toolCallId === "c1");
+  assert.deepEqual([closing.content, closing.error], [CANCELLED, "cancelled"]);
+  assert.equal(next.messages.filter((m) => m.role === "tool" && m.toolCallId === "b1").length, 1);
+});
+
+test("l8_an_answer_the_application_gives_a_cancelled_call_is_what_next_run_sends", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  for (const event of [runStarted("r1"), ...withParent("c1", "confirm_deploy", "a1"), runFinished("r1", { outcome: { type: "cancelled" } })]) tracker.push(event);
+  tracker.answer("c1", "deployed anyway");
+  const next = tracker.nextRun(input("r2", [user("u1")]));
+  clientAccepts(next);
+  const answers = next.messages.filter((m) => m.role === "tool");
+  assert.deepEqual(answers.map((m) => [m.toolCallId, m.content]), [["c1", "deployed anyway"]]);
+});
+
+test("l9_abort_run_is_aborted_never_finished_or_cancelled", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  for (const event of [runStarted("r1"), ...withParent("c1", "confirm_deploy", "a1"), start("c2", "confirm_deploy"), args("c2", '{"serv')]) tracker.push(event);
+  const snapshot = tracker.abortRun("the user pressed stop");
+  assert.equal(snapshot.run.status, "aborted");
+  assert.equal(snapshot.run.outcome, undefined, "no outcome is made up for a run whose end never came");
+  assert.deepEqual(snapshot.calls.map((c) => [c.id, c.status, c.cancelled, c.pending]), [["c1", "complete", false, false], ["c2", "abandoned", false, false]]);
+  // The producer's own RUN_FINISHED for the stopped run is refused, not read as finished or cancelled.
+  assert.throws(() => tracker.push(runFinished("r1", { outcome: { type: "cancelled" } })), /L3/);
+  assert.equal(tracker.snapshot().run.status, "aborted");
+});
+
+test("p2_on_event_hands_over_only_what_1_0_describes", () => {
+  for (const how of ["push", "pushJson", "pushSse"]) {
+    const seen = [];
+    const tracker = new ToolCallTracker({ onEvent: (e) => seen.push(e) });
+    const events = [
+      runStarted("r1", { priority: "high" }),
+      { type: "HOLOGRAM_STARTED" },
+      start("c1", "search_docs", { parentMessageId: null, tag: 1 }),
+      end("c1"),
+      result("c1", [{ type: "text", text: "a", cite: 1 }, { type: "hologram" }, { type: "image", source: { type: "ipfs", value: "Qm" } }]),
+      runFinished("r1", { outcome: { type: "handoff" }, result: null }),
+    ];
+    for (const event of events) {
+      if (how === "push") tracker.push(event);
+      else if (how === "pushJson") tracker.pushJson(JSON.stringify(event));
+      else tracker.pushSse(sse([event]));
+    }
+    assert.deepEqual(
+      seen,
+      [
+        runStarted("r1"),
+        start("c1", "search_docs"),
+        end("c1"),
+        result("c1", [{ type: "text", text: "a" }]),
+        runFinished("r1"),
+      ],
+      how,
+    );
+    // An event with nothing to strip is the object the application pushed.
+    const plain = end("c2");
+    const kept = [];
+    const t2 = new ToolCallTracker({ onEvent: (e) => kept.push(e), fragment: true });
+    t2.push(start("c2", "f"));
+    t2.push(plain);
+    assert.equal(kept[1], plain);
+    tracker.free();
+    t2.free();
+  }
 });

@@ -273,3 +273,15 @@ test("t10_unmatched_results_reach_the_snapshot_and_no_later_call_claims_them", (
   );
   assert.equal(s.unmatchedResults[0], first[0]);
 });
+
+test("f9_a_zero_argument_call_reads_as_an_empty_object", () => {
+  const tracker = new ToolCallTracker({ tools: [{ name: "now", parameters: { type: "object", additionalProperties: false } }] });
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  tracker.push({ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "now" });
+  const call = tracker.push({ type: "TOOL_CALL_END", toolCallId: "c1" }).calls[0];
+  assert.equal(call.argsText, "");
+  assert.deepEqual(call.args, {});
+  assert.equal(call.validation, "valid");
+  assert.equal(call.argsError, undefined);
+  tracker.free();
+});

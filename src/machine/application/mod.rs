@@ -29,7 +29,7 @@
 //! t.answer("c1", json!("yes"), "m1").unwrap();
 //! let messages: Vec<_> = t.tool_messages().iter().map(|m| m.to_value()).collect();
 //! assert_eq!(messages, [json!({"id": "m1", "role": "tool", "toolCallId": "c1", "content": "yes"})]);
-//! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None })
+//! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None, stripped: vec![] })
 //!     .unwrap_err(); // the answer must actually be in the input
 //! let input = json!({"messages": messages}).to_string();
 //! t.start_run_json(&input).unwrap();

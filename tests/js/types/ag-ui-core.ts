@@ -25,7 +25,7 @@ const state: unknown = next.state;
 tracker.nextRun({ threadId: "t", runId: "r2", messages: [{ id: "u", role: "user", content: "hi" }] });
 
 // abortRun: the documented status.
-const aborted: "aborted" | "idle" | "running" | "finished" | "interrupted" | "errored" = tracker.abortRun("stop").run.status;
+const aborted: "aborted" | "idle" | "running" | "finished" | "interrupted" | "cancelled" | "errored" = tracker.abortRun("stop").run.status;
 tracker.abortRun();
 
 // Answers take @ag-ui/core content parts.

@@ -35,7 +35,11 @@ tracker.pushJson("{}");
 tracker.pushSse("data: {}\n\n");
 tracker.pushSse(new Uint8Array([100]));
 
-const status: "idle" | "running" | "finished" | "interrupted" | "errored" | "aborted" = snapshot.run.status;
+const status: "idle" | "running" | "finished" | "interrupted" | "cancelled" | "errored" | "aborted" = snapshot.run.status;
+if (snapshot.run.status === "cancelled") {
+  const cancelled: { readonly type: "cancelled" } = snapshot.run.outcome;
+}
+const leftByACancelledRun: boolean | undefined = snapshot.calls[0]?.cancelled;
 const first: ToolCallState | undefined = snapshot.calls[0];
 if (first) {
   const text: string = first.argsText;

@@ -1,0 +1,226 @@
+//! The processing model (rules P1-P3) on the payloads the tracker keeps and
+//! shows: content parts and outcomes. Unrecognised union members and
+//! properties 1.0 does not describe on the objects it closes are stripped,
+//! each with a warning naming the path removed; retired shapes are
+//! translated as 1.0's compatibility boundary does; a malformed known value
+//! is an error naming its field (E2). A payload's text is rewritten only
+//! when something was stripped: otherwise it stays exactly as given (S4).
+
+use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::Opaque;
+use crate::quote::quoted;
+
+/// Something stripped from an event, for its warning.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stripped {
+    /// `P1` (an unrecognised union member), `P2` (a property 1.0 does not
+    /// describe, on an object it closes) or `P3` (a retired shape).
+    pub rule: &'static str,
+    /// What was removed, naming its path.
+    pub message: String,
+}
+
+impl Stripped {
+    fn new(rule: &'static str, message: String) -> Self {
+        Stripped { rule, message }
+    }
+}
+
+/// The content part kinds 1.0 describes.
+const PART_KINDS: [&str; 5] = ["text", "image", "audio", "video", "document"];
+
+/// The properties of a text part and of a media part.
+const TEXT_PART: &[&str] = &["type", "id", "text", "metadata"];
+const MEDIA_PART: &[&str] = &["type", "id", "source", "metadata"];
+
+/// Result or message content at `path`: a string, kept as given, or a list
+/// of content parts, each checked. An unrecognised part kind, a media part
+/// whose source is of an unrecognised kind, and a retired `binary` part are
+/// dropped from the list; undescribed properties are stripped from the
+/// parts and sources that keep them.
+///
+/// ```text
+/// [{"type":"text","text":"a"},{"type":"hologram"}] -> [{"type":"text","text":"a"}]
+/// ```
+pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Opaque, String> {
+    let Some(items) = json::items(raw) else {
+        return Ok(Opaque::from_raw(raw));
+    };
+    let before = out.len();
+    let mut kept = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        if let Some(part) = part(item, &format!("{path}[{i}]"), out)? {
+            kept.push(part);
+        }
+    }
+    if out.len() == before {
+        return Ok(Opaque::from_raw(raw));
+    }
+    Ok(Opaque::from_text(format!("[{}]", kept.join(","))))
+}
+
+/// One content part: its text (rewritten when a property was stripped),
+/// or `None` when the part itself is removed.
+fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, String> {
+    let map = object(raw, path)?;
+    let kind = required_string(&map, "type", path)?;
+    let described = match kind.as_str() {
+        "text" => {
+            required_string(&map, "text", path)?;
+            TEXT_PART
+        }
+        k if PART_KINDS.contains(&k) => {
+            optional_string(&map, "id", path)?;
+            if map.get("metadata").map(json::kind) == Some(Kind::Null) {
+                return Err(format!("field \"{path}.metadata\" must not be null"));
+            }
+            let spath = format!("{path}.source");
+            let Some(source) = map.get("source") else {
+                return Err(format!("missing field \"{spath}\""));
+            };
+            match self::source(source, &spath, out)? {
+                Some(text) if text != source.get() => {
+                    return Ok(Some(closed(&map, path, MEDIA_PART, Some(&text), out)));
+                }
+                Some(_) => MEDIA_PART,
+                None => return Ok(None),
+            }
+        }
+        "binary" => {
+            let message = format!("{path}: a \"binary\" content part, retired in 1.0, removed");
+            out.push(Stripped::new("P3", message));
+            return Ok(None);
+        }
+        other => {
+            let message = format!(
+                "{path}.type {} is not a content part 1.0 describes: part removed",
+                quoted(other)
+            );
+            out.push(Stripped::new("P1", message));
+            return Ok(None);
+        }
+    };
+    optional_string(&map, "id", path)?;
+    if map.get("metadata").map(json::kind) == Some(Kind::Null) {
+        return Err(format!("field \"{path}.metadata\" must not be null"));
+    }
+    Ok(Some(closed(&map, path, described, None, out)))
+}
+
+/// A media part's source: its text (rewritten when a property was
+/// stripped), or `None` when its kind is unrecognised: the source is
+/// required, so the part holding it goes (rule P1).
+fn source(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, String> {
+    let map = object(raw, path)?;
+    let kind = required_string(&map, "type", path)?;
+    let described: &[&str] = match kind.as_str() {
+        "data" => {
+            required_string(&map, "mimeType", path)?;
+            &["type", "value", "mimeType"]
+        }
+        "url" => &["type", "value", "mimeType"],
+        "file" => &["type", "value", "provider", "mimeType"],
+        other => {
+            let message = format!(
+                "{path}.type {} is not a media source 1.0 describes: part removed",
+                quoted(other)
+            );
+            out.push(Stripped::new("P1", message));
+            return Ok(None);
+        }
+    };
+    required_string(&map, "value", path)?;
+    for key in ["mimeType", "provider"] {
+        if described.contains(&key) {
+            optional_string(&map, key, path)?;
+        }
+    }
+    Ok(Some(closed(&map, path, described, None, out)))
+}
+
+/// The object's text with only its `described` properties (`source`
+/// replaced by `source_text` when given); each other one stripped with a
+/// P2 warning. The text as given when nothing changes.
+fn closed(
+    map: &Fields<'_>,
+    path: &str,
+    described: &[&str],
+    source_text: Option<&str>,
+    out: &mut Vec<Stripped>,
+) -> String {
+    let mut changed = source_text.is_some();
+    let mut kept = Vec::new();
+    for (key, value) in map.entries() {
+        if described.contains(&key) {
+            let value = match (key, source_text) {
+                ("source", Some(text)) => text,
+                _ => value.get(),
+            };
+            kept.push(format!("{}:{value}", quoted(key)));
+        } else {
+            changed = true;
+            out.push(undescribed(path, key));
+        }
+    }
+    if changed {
+        format!("{{{}}}", kept.join(","))
+    } else {
+        map.text().to_owned()
+    }
+}
+
+/// The warning for a property 1.0 does not describe (rule P2).
+pub(super) fn undescribed(path: &str, key: &str) -> Stripped {
+    let message = format!("{path}.{key} is not a property 1.0 describes: removed");
+    Stripped::new("P2", message)
+}
+
+/// Rule P2 for an object whose value the tracker rebuilds from what it
+/// reads (an outcome): a warning for each property it does not describe.
+pub(super) fn check_closed(
+    map: &Fields<'_>,
+    path: &str,
+    described: &[&str],
+    out: &mut Vec<Stripped>,
+) {
+    for key in map.keys() {
+        if !described.contains(&key) {
+            out.push(undescribed(path, key));
+        }
+    }
+}
+
+/// The warning for a `null` that 1.0 retired as a spelling of none (rule
+/// P3): read as absent, as 1.0's compatibility boundary reads it.
+pub(super) fn retired_null(key: &str) -> Stripped {
+    let message = format!("{key}: null, a retired spelling of none, read as absent");
+    Stripped::new("P3", message)
+}
+
+/// The warning for an outcome type 1.0 does not describe (rule P1).
+pub(super) fn unknown_outcome(kind: &str) -> Stripped {
+    let message = format!(
+        "outcome.type {} is not an outcome 1.0 describes: outcome removed, the run reads as a success",
+        quoted(kind)
+    );
+    Stripped::new("P1", message)
+}
+
+fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
+    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
+}
+
+fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
+    match map.get(key).map(json::scalar) {
+        Some(Scalar::Str(s)) => Ok(s.into_text().into_owned()),
+        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
+        None => Err(format!("missing field \"{path}.{key}\"")),
+    }
+}
+
+fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {
+    match map.get(key).map(json::kind) {
+        None | Some(Kind::String) => Ok(()),
+        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
+    }
+}
