@@ -272,6 +272,11 @@ impl<'a> Fields<'a> {
         Some(Fields { fields })
     }
 
+    /// Every field in order, repeated keys included.
+    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, Raw<'a>)> {
+        self.fields.iter().map(|(k, v)| (k.as_ref(), *v))
+    }
+
     /// The value of `key`; a repeated key keeps its last value, as
     /// `JSON.parse` does.
     pub(crate) fn get(&self, key: &str) -> Option<Raw<'a>> {

@@ -8,11 +8,13 @@
 //! in a string is accepted, as `JSON.parse` accepts it (module `json`).
 
 pub(crate) mod fields;
+mod interrupts;
 pub(crate) mod json;
 mod opaque;
 mod payload;
 mod raw;
 
+pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};
 pub use json::{JsonStr, REPLACEMENT};
 pub use opaque::{to_json, Opaque};
 use serde_json::Value;
@@ -205,11 +207,10 @@ pub enum Outcome {
         /// `pendingToolCallIds`: the calls the producer says are left pending.
         pending_tool_call_ids: Option<Vec<String>>,
     },
-    /// The run stopped to ask; `interrupts` is never empty (opaque entries,
-    /// kept as given).
+    /// The run stopped to ask; `interrupts` is never empty (rule I1).
     Interrupt {
-        /// The interrupts, kept as given.
-        interrupts: Vec<Opaque>,
+        /// The interrupts, in order.
+        interrupts: Vec<Interrupt>,
     },
 }
 
@@ -220,11 +221,14 @@ pub struct RunInput {
     pub messages: Vec<Message>,
     /// `None` when the input has no `tools` key.
     pub tools: Option<Vec<Tool>>,
+    /// `resume`: the answers to the open interrupts (rule I5); `None` when
+    /// the input has none.
+    pub resume: Option<Vec<ResumeEntry>>,
 }
 
 impl RunInput {
-    /// Reads a `RunAgentInput` from JSON text (only `messages` and `tools`
-    /// are read; other keys are tolerated). Errors name the field (E2).
+    /// Reads a `RunAgentInput` from JSON text (only `messages`, `tools` and
+    /// `resume` are read; other keys are tolerated). Errors name the field (E2).
     ///
     /// ```
     /// use agui_tool_calls::events::RunInput;

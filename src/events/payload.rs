@@ -64,7 +64,15 @@ pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
         None => None,
         Some(items) => Some(tools(items)?),
     };
-    Ok(RunInput { messages, tools })
+    let resume = match map.get("resume") {
+        None => None,
+        Some(v) => super::interrupts::resume(v)?,
+    };
+    Ok(RunInput {
+        messages,
+        tools,
+        resume,
+    })
 }
 
 fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
@@ -164,12 +172,9 @@ pub(super) fn outcome(v: Raw<'_>) -> Result<Outcome, String> {
             })
         }
         "interrupt" => {
-            let interrupts = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
-            if interrupts.is_empty() {
-                return Err("field \"outcome.interrupts\" must be a non-empty array".into());
-            }
+            let items = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
             Ok(Outcome::Interrupt {
-                interrupts: interrupts.into_iter().map(Opaque::from_raw).collect(),
+                interrupts: super::interrupts::interrupts(items)?,
             })
         }
         _ => Err("field \"outcome.type\" must be \"success\" or \"interrupt\"".into()),
