@@ -67,6 +67,7 @@ export class ToolCallState {
     this.validation = meta.validation;
     this.consent = meta.consent;
     this.pending = meta.pending;
+    this.awaitingInterrupt = meta.awaitingInterrupt;
     this.reopened = meta.reopened;
     /** @type {readonly import("./wire").ResultRecord[]} */
     this.results = meta.results;
@@ -237,6 +238,7 @@ export class SnapshotBuilder {
     violations: EMPTY,
     fatal: null,
     unmatchedResults: EMPTY,
+    interrupts: EMPTY,
   });
 
   /**
@@ -271,6 +273,7 @@ export class SnapshotBuilder {
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
+      interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
     });
     return this.#snapshot;
   }
@@ -305,6 +308,7 @@ export class SnapshotBuilder {
       violations: prev.violations,
       fatal: prev.fatal,
       unmatchedResults: prev.unmatchedResults,
+      interrupts: prev.interrupts,
     });
     return this.#snapshot;
   }

@@ -428,7 +428,9 @@ export type Tool = {
   parameters?: unknown;
 };
 
-One interrupt of an interrupt outcome (rule I1), its fields as given.
+/**
+ * One interrupt of an interrupt outcome (rule I1), its fields as given.
+ */
 export type Interrupt = {
   id: string;
   reason: string;

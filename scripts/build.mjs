@@ -226,6 +226,7 @@ const pageModules = [
   "snapshot.js",
   "partial-value.js",
   "next-run.js",
+  "resume.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];

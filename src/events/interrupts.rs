@@ -6,8 +6,8 @@
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::Opaque;
-use serde::ser::{SerializeMap, Serializer};
-use serde::Serialize;
+use crate::quote::quoted;
+use serde::{Serialize, Serializer};
 
 /// Something a run needs from outside before it can continue (rule I1):
 /// one entry of `RUN_FINISHED.outcome.interrupts`.
@@ -57,11 +57,23 @@ const KNOWN: [&str; 8] = [
     "subagentRunId",
 ];
 
+/// Written as its JSON text, known fields first, then the others as given,
+/// like [`Opaque`] (a map serializer would link `serde_json`'s float
+/// formatting for keys into the wasm module).
 impl Serialize for Interrupt {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("id", &self.id)?;
-        map.serialize_entry("reason", &self.reason)?;
+        serializer.serialize_bytes(self.to_json_text().as_bytes())
+    }
+}
+
+impl Interrupt {
+    /// The interrupt as compact JSON text.
+    fn to_json_text(&self) -> String {
+        let mut out = format!(
+            r#"{{"id":{},"reason":{}"#,
+            quoted(&self.id),
+            quoted(&self.reason)
+        );
         let strings = [
             ("message", &self.message),
             ("toolCallId", &self.tool_call_id),
@@ -70,21 +82,23 @@ impl Serialize for Interrupt {
         ];
         for (key, value) in strings {
             if let Some(value) = value {
-                map.serialize_entry(key, value)?;
+                out.push_str(&format!(r#","{key}":{}"#, quoted(value)));
             }
         }
-        for (key, value) in [
+        let opaque = [
             ("responseSchema", &self.response_schema),
             ("metadata", &self.metadata),
-        ] {
+        ];
+        for (key, value) in opaque {
             if let Some(value) = value {
-                map.serialize_entry(key, value)?;
+                out.push_str(&format!(r#","{key}":{}"#, value.get()));
             }
         }
         for (key, value) in &self.extra {
-            map.serialize_entry(key, value)?;
+            out.push_str(&format!(",{}:{}", quoted(key), value.get()));
         }
-        map.end()
+        out.push('}');
+        out
     }
 }
 
@@ -109,7 +123,10 @@ impl ts_rs::TS for Interrupt {
             .into()
     }
     fn docs() -> Option<String> {
-        Some("One interrupt of an interrupt outcome (rule I1), its fields as given.".into())
+        Some(
+            "/**\n * One interrupt of an interrupt outcome (rule I1), its fields as given.\n */\n"
+                .into(),
+        )
     }
 }
 

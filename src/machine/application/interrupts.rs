@@ -8,7 +8,6 @@ use crate::machine::{Consent, InterruptDecision, Tracker};
 use crate::quote::quoted;
 use crate::schema::{Schema, ValidationError};
 use crate::violation::{Severity, Violation};
-use serde_json::Value;
 
 /// An open interrupt a run input leaves uncovered, or resolves after it
 /// expired (rule I5).
@@ -217,11 +216,13 @@ impl Tracker {
                 "editedArgs apply to a tool-call approval of a known call",
             ));
         };
-        let args_value = args.to_value().filter(Value::is_object);
-        let Some(args_value) = args_value else {
+        if !args.get().starts_with('{') {
             return Err(invalid("editedArgs must be an object"));
-        };
-        let errors = self.validate_args(call, &args_value);
+        }
+        let errors = args
+            .read()
+            .map(|value| self.validate_args(call, &value))
+            .unwrap_or_default();
         if !errors.is_empty() {
             return Err(ApplicationError::InvalidEditedArgs {
                 id,
@@ -229,13 +230,23 @@ impl Tracker {
                 errors,
             });
         }
-        let mut object = match payload.map(|p| p.to_value()) {
-            None => serde_json::Map::new(),
-            Some(Some(Value::Object(map))) => map,
-            Some(_) => return Err(invalid("a payload carrying editedArgs must be an object")),
+        // Written into the payload's text, which stays as given.
+        // No slicing by index: a slice that could panic links the panic's
+        // formatting (and Unicode tables) into the wasm module.
+        let inner = |p: &Opaque| {
+            let text = p.get().strip_prefix('{')?.strip_suffix('}')?;
+            Some(text.trim().to_owned())
         };
-        object.insert("editedArgs".into(), args_value);
-        Ok(Opaque::from(Value::Object(object)))
+        let fields = match &payload {
+            None => String::new(),
+            Some(p) => match inner(p) {
+                Some(fields) => fields,
+                None => return Err(invalid("a payload carrying editedArgs must be an object")),
+            },
+        };
+        let comma = if fields.is_empty() { "" } else { "," };
+        let text = format!(r#"{{{fields}{comma}"editedArgs":{}}}"#, args.get());
+        Ok(Opaque::from_json(&text).unwrap_or_else(|_| args.clone()))
     }
 
     /// Records a decision; a tool-call approval's call gets `consent`.
@@ -255,7 +266,7 @@ impl Tracker {
 /// patterns are not run (as for the stream's tool schemas, rule S5), and a
 /// schema that does not compile validates nothing.
 fn validate(schema: &Opaque, payload: &Opaque) -> Vec<ValidationError> {
-    let (Some(schema), Some(payload)) = (schema.to_value(), payload.to_value()) else {
+    let (Some(schema), Some(payload)) = (schema.read(), payload.read()) else {
         return Vec::new();
     };
     match Schema::compile(&schema, &crate::machine::validation::StreamPatterns) {
