@@ -69,3 +69,13 @@ test("tool_calls_renders_each_tool_with_its_component_and_bound_actions", () => 
   assert.match(messages[1].content, /not today/);
   assert.deepEqual(consent, ["approved", "declined", "unrequested", "unrequested"]);
 });
+
+test("i3_tool_calls_renders_an_approval_bound_to_its_interrupt_and_use_interrupts_follows_them", () => {
+  const { streamingRenders, seen, shown, after, resume, consent } = result.interrupts;
+  assert.equal(streamingRenders, 1, "streaming calls leave the interrupts alone");
+  assert.deepEqual(seen, ["", "i1:open", "i1:resolved"]);
+  assert.equal(shown, "Send 5? (open)");
+  assert.equal(after, "Send 5? (resolved)");
+  assert.deepEqual(resume, [{ interruptId: "i1", status: "resolved", payload: { approved: true, editedArgs: { amount: 3 } } }]);
+  assert.equal(consent, "approved");
+});
