@@ -11,7 +11,7 @@ export interface TrackableAgent {
 }
 
 export interface TrackAgentOptions {
-  /** Called when a run's input is refused (a pending call left unanswered); the run is stopped before any event is applied. Default: `console.error`. */
+  /** Called when a run's input is refused (a pending call left unanswered, an open interrupt left uncovered by `runAgent({ resume })`); the run is stopped before the request leaves. Default: `console.error`. */
   onRefused?: (error: Error) => void;
 }
 

@@ -8,7 +8,8 @@ export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
 
 /**
  * Subscribes `tracker` to `agent`: each run's input is declared to it
- * (`startRun`), every event goes through it before the agent applies it, an
+ * (`startRun`, its `resume` list from `runAgent({ resume })` checked
+ * against the open interrupts), every event goes through it before the agent applies it, an
  * event it refuses (fatal) is not applied and stops the run (`agent.abortRun()`),
  * and a run that is stopped, fails or ends without a terminal event aborts the
  * tracker's run. Returns the unsubscribe function.
@@ -16,7 +17,8 @@ export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
 export function trackAgent(agent, tracker, { onRefused = (error) => console.error(error) } = {}) {
   if (!agent || typeof agent.subscribe !== "function") throw new TypeError("trackAgent needs an @ag-ui/client agent");
   if (!tracker || typeof tracker.push !== "function") throw new TypeError("trackAgent needs a ToolCallTracker");
-  // The run's input was refused (a pending call left unanswered): nothing of it is applied.
+  // The run's input was refused (a pending call left unanswered, an open
+  // interrupt its `resume` list leaves uncovered): nothing of it is applied.
   let refused = false;
   const stop = () => agent.abortRun?.();
   const endRun = (reason) => {

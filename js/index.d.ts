@@ -52,6 +52,52 @@ export type NextRunInput<I extends RunAgentInput> = Omit<I, "messages"> & {
   messages: Array<I["messages"][number] | AssistantMessage | ToolMessage>;
 };
 
+/** Something a run needs from outside before it continues: one entry of an interrupt outcome (rule I1), as sent. */
+export interface Interrupt {
+  /** Unique in its run; a resume entry answers it by this id. */
+  readonly id: string;
+  /** Why the run stopped (an open string). */
+  readonly reason: string;
+  /** A prompt for whoever answers. */
+  readonly message?: string;
+  /** The tool call this interrupt asks approval of (rule I3). */
+  readonly toolCallId?: string;
+  /** A JSON Schema of the expected answer; `resolveInterrupt` validates the payload against it. */
+  readonly responseSchema?: { readonly [key: string]: unknown };
+  /** When it stops being answerable, as sent (read as a date: now or earlier is expired). */
+  readonly expiresAt?: string;
+  readonly metadata?: { readonly [key: string]: unknown };
+  /** The subagent that raised it. */
+  readonly subagentRunId?: string;
+  /** Fields the schema does not describe, kept as sent (as @ag-ui/core 1.0 keeps them). */
+  readonly [key: string]: unknown;
+}
+
+/** What the application decided about an open interrupt. */
+export type InterruptStatus = "open" | "resolved" | "cancelled";
+
+/** An open interrupt of the thread and the application's decision (`snapshot.interrupts`). */
+export interface InterruptState {
+  readonly interrupt: Interrupt;
+  readonly status: InterruptStatus;
+  /** The payload a resolved interrupt's resume entry carries, when it has one. */
+  readonly payload?: unknown;
+}
+
+/** One entry of `RunAgentInput.resume` (a `ResumeEntry` of @ag-ui/core 1.0). */
+export interface ResumeEntry {
+  interruptId: string;
+  status: "resolved" | "cancelled";
+  payload?: unknown;
+  metadata?: Record<string, unknown>;
+}
+
+/** Options of `resolveInterrupt`. */
+export interface ResolveInterruptOptions {
+  /** For a tool-call approval: the arguments the user edited, validated against the tool's schema, sent as the payload's `editedArgs`. */
+  editedArgs?: Record<string, unknown>;
+}
+
 /** An event as `onEvent` receives it: a plain object, as sent. */
 export interface AgUiEvent {
   type: string;
@@ -67,6 +113,8 @@ export interface RunAgentInput<Tools extends readonly ToolOption[] = ToolOption[
   /** With typed tools: only those the tracker was given (their argument types hold). */
   tools?: readonly Tools[number][];
   context?: Array<{ [key: string]: unknown }>;
+  /** The answers to the open interrupts (rule I5); `nextRun` writes it. */
+  resume?: ResumeEntry[];
   [key: string]: unknown;
 }
 
@@ -135,13 +183,20 @@ export interface UnmatchedResult {
   readonly result: ToolResult;
 }
 
+/** One way a value fails a JSON Schema: its instance path (a JSON Pointer) and keyword. */
+export interface SchemaError {
+  readonly path: string;
+  readonly keyword: string;
+  readonly message: string;
+}
+
 export interface ArgsError {
   readonly kind: "parse" | "schema" | "limit";
   readonly message: string;
   /** Byte offset into the argument text (parse and limit errors). */
   readonly position?: number;
   /** Each schema failure, with its instance path (a JSON Pointer) and keyword. */
-  readonly errors?: readonly { readonly path: string; readonly keyword: string; readonly message: string }[];
+  readonly errors?: readonly SchemaError[];
 }
 
 // ---- Argument types from the tools' JSON Schemas (types only, no runtime) ----
@@ -246,6 +301,8 @@ interface CallCommon {
    * answers it as cancelled unless the application answers it first.
    */
   readonly cancelled: boolean;
+  /** The id of the open interrupt asking this call's approval (rule I3): not pending, answered by the resume entry. */
+  readonly awaitingInterrupt?: string;
   /** How many times the call was reopened (rule T7). */
   readonly reopened: number;
   /** The result that answers the call. */
@@ -346,7 +403,7 @@ export type ToolCallFor<Tools extends readonly ToolOption[], Name extends ToolNa
 
 type Outcome =
   | { readonly type: "success"; readonly pendingToolCallIds?: readonly string[] }
-  | { readonly type: "interrupt"; readonly interrupts: readonly unknown[] }
+  | { readonly type: "interrupt"; readonly interrupts: readonly Interrupt[] }
   | { readonly type: "cancelled" };
 
 /** The latest run, told apart by `status`. */
@@ -435,6 +492,8 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   readonly fatal: Violation | null;
   /** Results for calls the thread never saw (rule T10), in the order received; a later call with that id does not claim them. */
   readonly unmatchedResults: readonly UnmatchedResult[];
+  /** The open interrupts of the thread's last interrupted run, in order, until the next run starts (rule I1). */
+  readonly interrupts: readonly InterruptState[];
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
@@ -476,7 +535,21 @@ export type RefusalKind =
   | "malformedInput"
   | "runActive"
   | "stopped"
-  | "limit";
+  | "limit"
+  | "unknownInterrupt"
+  | "interruptCovered"
+  | "interruptExpired"
+  | "invalidPayload"
+  | "invalidEditedArgs"
+  | "awaitingInterrupt"
+  | "uncovered";
+
+/** An interrupt a run input leaves uncovered, or resolves though it expired (rule I5). */
+export interface UncoveredInterrupt {
+  readonly interruptId: string;
+  /** Resolved after it expired: only cancelling covers it. */
+  readonly expired: boolean;
+}
 
 /** A call a run input leaves unanswered. */
 export interface UnansweredCall {
@@ -494,7 +567,21 @@ export declare class ToolCallRefusedError extends Error {
   readonly toolCallIds: readonly string[];
   /** With kind `unanswered`: each call the input leaves unanswered. */
   readonly unanswered: readonly UnansweredCall[];
-  constructor(record: { kind: RefusalKind; message: string; toolCallIds: string[]; unanswered?: UnansweredCall[] });
+  /** The interrupt operated on, or each one a run input leaves uncovered. */
+  readonly interruptIds: readonly string[];
+  /** With kind `uncovered`: each interrupt the input leaves uncovered. */
+  readonly uncovered: readonly UncoveredInterrupt[];
+  /** With kind `invalidPayload` or `invalidEditedArgs`: each schema failure, with path and keyword. */
+  readonly errors: readonly SchemaError[];
+  constructor(record: {
+    kind: RefusalKind;
+    message: string;
+    toolCallIds: string[];
+    unanswered?: UnansweredCall[];
+    interruptIds?: string[];
+    uncovered?: UncoveredInterrupt[];
+    errors?: SchemaError[];
+  });
 }
 
 /**
@@ -544,6 +631,20 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot<Tools>;
   /** The application's answers, for the next run's `input.messages`. */
   toolMessages(): ToolMessage[];
+  /**
+   * Resolves an open interrupt (rule I4): the next run's resume entry
+   * carries `payload` (any JSON value but `null`; validated against the
+   * interrupt's `responseSchema`). For a tool-call approval, `editedArgs`
+   * (validated against the tool's schema) ride the payload, which must then
+   * be an object or absent, and the call is approved. Refused (kinds
+   * `unknownInterrupt`, `interruptCovered`, `interruptExpired`,
+   * `invalidPayload`, `invalidEditedArgs`) with nothing changed.
+   */
+  resolveInterrupt(interruptId: string, payload?: unknown, options?: ResolveInterruptOptions): Snapshot<Tools>;
+  /** Cancels an open interrupt (an expired one too): its resume entry abandons it; a tool-call approval's call is declined. */
+  cancelInterrupt(interruptId: string): Snapshot<Tools>;
+  /** The resume entries of the interrupts decided so far, in order: for `agent.runAgent({ resume })` (`nextRun` writes them itself). */
+  resumeEntries(): ResumeEntry[];
   /** Releases the wasm memory; every other method then throws `TrackerFreedError`. Harmless when repeated. */
   free(): void;
 }

@@ -13,6 +13,7 @@ import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
 import { recognised } from "./processing.js";
+import { resumeList } from "./resume.js";
 
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
@@ -119,12 +120,15 @@ export class ToolCallStreamError extends Error {
  */
 export class ToolCallRefusedError extends Error {
   /** @param {import("./wire").RefusalRecord} record the binding's refusal record (or one made here alike) */
-  constructor({ kind, message, toolCallIds, unanswered = [] }) {
+  constructor({ kind, message, toolCallIds, unanswered = [], interruptIds = [], uncovered = [], errors = [] }) {
     super(message);
     this.name = "ToolCallRefusedError";
     this.kind = kind;
     this.toolCallIds = Object.freeze(toolCallIds);
     this.unanswered = Object.freeze(unanswered.map((u) => Object.freeze(u)));
+    this.interruptIds = Object.freeze(interruptIds);
+    this.uncovered = Object.freeze(uncovered.map((u) => Object.freeze(u)));
+    this.errors = Object.freeze(errors.map((e) => Object.freeze(e)));
   }
 }
 
@@ -237,7 +241,9 @@ export class ToolCallTracker {
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
     const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
     next.messages = completeHistory(messages, this.snapshot().calls, at);
-    this.startRun(next); // refuses, naming them, calls left unanswered
+    const resume = resumeList(next.resume, this.snapshot().interrupts);
+    if (resume !== undefined) next.resume = resume;
+    this.startRun(next); // refuses, naming them, calls left unanswered and interrupts left uncovered
     return next;
   }
 
@@ -266,6 +272,31 @@ export class ToolCallTracker {
     const id = this.#callId("answer", toolCallId);
     const text = this.#content(id, content, "answer(toolCallId, content): content");
     return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
+  }
+
+  /** Resolves an open interrupt: the next run's resume entry carries `payload` (with `editedArgs`, for a tool-call approval). */
+  resolveInterrupt(interruptId, payload, options) {
+    const id = this.#interruptId("resolveInterrupt", interruptId);
+    const name = "resolveInterrupt(interruptId, payload, options)";
+    if (payload === null) fail(`${name}: payload`, "a JSON value other than null", payload);
+    const json = payload === undefined ? undefined : jsonText(payload, `${name}: payload`);
+    if (payload !== undefined && json === undefined) fail(`${name}: payload`, "a JSON value", payload);
+    if (options != null && kind(options) !== "object") fail(`${name}: options`, "an object", options);
+    const edited = options?.editedArgs;
+    const args = edited === undefined ? undefined : spelt(edited, `${name}: options.editedArgs`, false)[0];
+    return this.#operation("resolveInterrupt", (core) => core.resolveInterrupt(id, json && crossing(json, `${name}: payload`), args));
+  }
+
+  /** The resume entries of the interrupts decided so far, for `runAgent({ resume })` (`nextRun` writes them itself). */
+  resumeEntries() {
+    this.#live("resumeEntries");
+    return resumeList(undefined, this.snapshot().interrupts) ?? [];
+  }
+
+  /** Cancels an open interrupt: the next run's resume entry abandons it. */
+  cancelInterrupt(interruptId) {
+    const id = this.#interruptId("cancelInterrupt", interruptId);
+    return this.#operation("cancelInterrupt", (core) => core.cancelInterrupt(id));
   }
 
   /** Answers a completed call with a failure. */
@@ -308,6 +339,11 @@ export class ToolCallTracker {
   #callId(method, toolCallId) {
     this.#live(method);
     return requireString(toolCallId, `${method}(toolCallId): toolCallId`);
+  }
+
+  #interruptId(method, interruptId) {
+    this.#live(method);
+    return requireString(interruptId, `${method}(interruptId): interruptId`);
   }
 
   /** Runs `fn` on the core. After a trap (out of memory, a bug) the core's state is unknown: it is dropped. */
@@ -665,6 +701,7 @@ const runInput = shape([
   ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
   ["tools", list(shape([["name", str, true], ["description", str]]))],
   ["context", list(shape([]))],
+  ["resume", list(shape([["interruptId", str, true], ["status", str, true]]))],
 ]);
 
 /** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */

@@ -82,7 +82,8 @@ export function completeHistory(messages, calls, at) {
     const r = call.result;
     if (r) return given.find((m) => m.id === r.messageId) ?? toolMessage(id, r);
     const refused = new Set(call.results.map((x) => x.messageId));
-    return given.find((m) => !refused.has(m.id)) ?? (call.pending ? null : closing(id, call.subagentRunId, call));
+    // A call awaiting approval is answered by the resume entry (rule I3).
+    return given.find((m) => !refused.has(m.id)) ?? (call.pending || call.awaitingInterrupt ? null : closing(id, call.subagentRunId, call));
   };
   const out = [];
   const answered = new Set();

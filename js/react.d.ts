@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { ContentPart, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
 
 export interface StoreOptions {
   /**
@@ -28,13 +28,25 @@ export declare function usePendingCalls<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Snapshot<Tools>["pendingCalls"];
 
-/** What a render component gets: the call, and the tracker's answers bound to it. */
+/** The thread's open interrupts (`snapshot.interrupts`); re-renders only when they change. */
+export declare function useInterrupts<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Snapshot<Tools>["interrupts"];
+
+/** What a render component gets: the call, the interrupt it awaits, and the tracker's answers bound to them. */
 export interface ToolCallProps<Call> {
   call: Call;
+  /** The open interrupt asking this call's approval (rule I3), if any. */
+  interrupt?: InterruptState;
   approve(): void;
   decline(reason?: string): void;
   answer(content: string | ContentPart[]): void;
   fail(error: string, content?: string): void;
+  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given (validated against the tool's schema). Throws when the call awaits no interrupt. */
+  approveWithEdits(editedArgs?: Record<string, unknown>): void;
+  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
+  reject(): void;
 }
 
 /** The props of the component that renders calls to the tool `Name`. */

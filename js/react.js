@@ -111,38 +111,59 @@ export function usePendingCalls(tracker, options) {
   return useSyncExternalStore(store.subscribe, select, select);
 }
 
-/** `approve`, `decline`, `answer` and `fail`, bound to one call. */
-function useActions(tracker, id) {
-  return useMemo(
-    () => ({
+/** The thread's open interrupts (`snapshot.interrupts`): re-renders only when they change. */
+export function useInterrupts(tracker, options) {
+  const store = storeOf(tracker, options);
+  const select = () => store.getSnapshot().interrupts;
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
+/**
+ * `approve`, `decline`, `answer` and `fail`, bound to one call; for a call
+ * awaiting an interrupt's approval (rule I3), `approveWithEdits(editedArgs?)`
+ * (resolves it with `{ approved: true }`, the edits as `editedArgs`) and
+ * `reject()` (cancels it), bound to that interrupt.
+ */
+function useActions(tracker, id, interruptId) {
+  return useMemo(() => {
+    const awaited = () => interruptId ?? fail(`tool call ${JSON.stringify(id)} awaits no interrupt`);
+    return {
       approve: () => void tracker.approve(id),
       decline: (reason) => void tracker.decline(id, reason),
       answer: (content) => void tracker.answer(id, content),
       fail: (error, content) => void tracker.fail(id, error, content),
-    }),
-    [tracker, id],
-  );
+      approveWithEdits: (editedArgs) => void tracker.resolveInterrupt(awaited(), { approved: true }, editedArgs === undefined ? undefined : { editedArgs }),
+      reject: () => void tracker.cancelInterrupt(awaited()),
+    };
+  }, [tracker, id, interruptId]);
 }
 
-/** One call with its component: re-renders when the call (or the component) changes. */
-const CallView = memo(function CallView({ tracker, call, component }) {
-  const actions = useActions(tracker, call.id);
-  return createElement(component, { call, ...actions });
+const fail = (message) => {
+  throw new Error(message);
+};
+
+/** One call with its component: re-renders when the call, its interrupt (or the component) changes. */
+const CallView = memo(function CallView({ tracker, call, interrupt, component }) {
+  const actions = useActions(tracker, call.id, interrupt?.interrupt.id);
+  return createElement(component, { call, interrupt, ...actions });
 });
 
 /**
  * Renders every call of the tracker, in first-start order: a call to an
- * advertised tool named in `render` with that component, any other call
- * with `fallback` (or nothing). Each component gets the call and the
- * actions bound to it, and re-renders only when its call changes.
+ * advertised tool, or one awaiting an interrupt's approval, named in
+ * `render` with that component, any other call with `fallback` (or
+ * nothing). Each component gets the call, the interrupt it awaits (if any)
+ * and the actions bound to them, and re-renders only when they change.
  */
 export function ToolCalls({ tracker, render, fallback, coalesce }) {
   const snapshot = useToolCalls(tracker, { coalesce });
   const children = [];
   for (const call of snapshot.calls) {
-    const own = call.advertised && render && Object.hasOwn(render, call.name) ? render[call.name] : undefined;
+    const awaited = call.awaitingInterrupt;
+    const interrupt = awaited === undefined ? undefined : snapshot.interrupts.find((i) => i.interrupt.id === awaited);
+    const own = (call.advertised || interrupt) && render && Object.hasOwn(render, call.name) ? render[call.name] : undefined;
     const component = own ?? fallback;
-    if (component) children.push(createElement(CallView, { key: call.id, tracker, call, component }));
+    if (component) children.push(createElement(CallView, { key: call.id, tracker, call, interrupt, component }));
   }
   return createElement(Fragment, null, children);
 }

@@ -68,6 +68,7 @@ export class ToolCallState {
     this.consent = meta.consent;
     this.pending = meta.pending;
     this.cancelled = meta.cancelled === true;
+    this.awaitingInterrupt = meta.awaitingInterrupt;
     this.reopened = meta.reopened;
     /** @type {readonly import("./wire").ResultRecord[]} */
     this.results = meta.results;
@@ -239,6 +240,7 @@ export class SnapshotBuilder {
     violations: EMPTY,
     fatal: null,
     unmatchedResults: EMPTY,
+    interrupts: EMPTY,
   });
 
   /**
@@ -273,6 +275,7 @@ export class SnapshotBuilder {
       violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
+      interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
     });
     return this.#snapshot;
   }
@@ -307,6 +310,7 @@ export class SnapshotBuilder {
       violations: prev.violations,
       fatal: prev.fatal,
       unmatchedResults: prev.unmatchedResults,
+      interrupts: prev.interrupts,
     });
     return this.#snapshot;
   }

@@ -32,6 +32,11 @@ export type ChangeRecord = {
    */
   unmatchedResults?: Array<UnmatchedRecord>;
   fatal: Violation | null;
+  /**
+   * Present when the run changed: the thread's open interrupts, whole
+   * (rule I1).
+   */
+  interrupts?: Array<InterruptRecord>;
 };
 
 /**
@@ -70,10 +75,10 @@ export type RunRecord = {
 };
 
 /**
- * `RUN_FINISHED.outcome` as the producer spelled it; interrupts kept as
- * given.
+ * `RUN_FINISHED.outcome` as the producer spelled it; each interrupt with
+ * its fields (rule I1).
  */
-export type OutcomeRecord = { "type": "success", pendingToolCallIds?: Array<string>, } | { "type": "interrupt", interrupts: Array<unknown>, } | { "type": "cancelled" };
+export type OutcomeRecord = { "type": "success", pendingToolCallIds?: Array<string>, } | { "type": "interrupt", interrupts: Array<Interrupt>, } | { "type": "cancelled" };
 
 /**
  * One call: in a change record, a call that changed; in a summary, every
@@ -118,6 +123,10 @@ export type CallRecord = {
    * Left unanswered by a cancelled run (rule L8); omitted when not.
    */
   cancelled?: boolean;
+  /**
+   * The open interrupt that asks this call's approval (rule I3).
+   */
+  awaitingInterrupt?: string;
   reopened: number;
   /**
    * In summaries: the event that last closed the call.
@@ -190,6 +199,18 @@ export type RefusalRecord = {
   message: string;
   toolCallIds: Array<string>;
   unanswered?: Array<UnansweredRecord>;
+  /**
+   * The interrupts concerned (rules I4, I5).
+   */
+  interruptIds?: Array<string>;
+  /**
+   * For a refused run input, each interrupt it leaves uncovered (I5).
+   */
+  uncovered?: Array<UncoveredRecord>;
+  /**
+   * For a refused payload or edited arguments, each schema failure (I4).
+   */
+  errors?: Array<ValidationError>;
 };
 
 /**
@@ -199,6 +220,26 @@ export type UnansweredRecord = {
   toolCallId: string;
   toolName: string;
   answerLeftOut: boolean;
+};
+
+/**
+ * An open interrupt (rule I1) and the application's decision (rule I4).
+ */
+export type InterruptRecord = {
+  interrupt: Interrupt;
+  status: InterruptStatus;
+  /**
+   * The payload of a resolved interrupt, when it has one.
+   */
+  payload?: unknown;
+};
+
+/**
+ * An interrupt a run input leaves uncovered, or resolves though it expired.
+ */
+export type UncoveredRecord = {
+  interruptId: string;
+  expired: boolean;
 };
 
 /**
@@ -238,7 +279,12 @@ export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "cance
  * Why the tracker refused an application operation, as the JS layer's
  * `ToolCallRefusedError.kind` holds it.
  */
-export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit";
+export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered";
+
+/**
+ * What the application decided about an open interrupt (rule I4).
+ */
+export type InterruptStatus = "open" | "resolved" | "cancelled";
 
 /**
  * One broken rule, with where it happened.
@@ -384,4 +430,19 @@ export type Tool = {
    * The tool's parameters, a JSON Schema.
    */
   parameters?: unknown;
+};
+
+/**
+ * One interrupt of an interrupt outcome (rule I1), its fields as given.
+ */
+export type Interrupt = {
+  id: string;
+  reason: string;
+  message?: string;
+  toolCallId?: string;
+  responseSchema?: { [key in string]?: unknown };
+  expiresAt?: string;
+  metadata?: { [key in string]?: unknown };
+  subagentRunId?: string;
+  [key: string]: unknown;
 };

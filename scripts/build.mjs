@@ -265,6 +265,7 @@ const pageModules = [
   "partial-value.js",
   "next-run.js",
   "processing.js",
+  "resume.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];

@@ -39,11 +39,12 @@ mod words;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use events::{Event, EventBody, EventError, Outcome, Tool};
+pub use events::{Event, EventBody, EventError, Interrupt, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
     ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, Validation,
     DECLINED_CONTENT,
 };
 pub use machine::{CallChange, Changes};
+pub use machine::{Clock, InterruptDecision, OpenInterrupt, UncoveredInterrupt};
 pub use violation::{Severity, Violation};

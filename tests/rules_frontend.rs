@@ -553,7 +553,7 @@ fn l7_interrupted_run_lists_its_interrupts_and_keeps_pending_calls() {
     assert_eq!(t.run().status, RunStatus::Interrupted);
     assert!(matches!(
         &t.run().outcome,
-        Some(agui_tool_calls::Outcome::Interrupt { interrupts }) if interrupts[0].get() == r#"{"id":"i1","reason":"ask"}"#
+        Some(agui_tool_calls::Outcome::Interrupt { interrupts }) if interrupts[0].id == "i1" && interrupts[0].reason == "ask"
     ));
     assert!(t.call("c1").unwrap().pending);
     t.answer("c1", json!("ok"), "m1").unwrap();

@@ -214,7 +214,7 @@ fn l7_outcome_and_status_are_shown() {
         &[
             run_started("r3"),
             json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r3",
-                 "outcome": {"type": "interrupt", "interrupts": [{"id": "i1"}]}}),
+                 "outcome": {"type": "interrupt", "interrupts": [{"id": "i1", "reason": "ask"}]}}),
         ],
     );
     assert_eq!(t.run().status, RunStatus::Interrupted);

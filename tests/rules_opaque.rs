@@ -119,15 +119,25 @@ fn l7_run_result_and_interrupts_are_kept_byte_exact() {
         &mut t,
         &format!(
             r#"{{"type":"RUN_FINISHED","threadId":"t1","runId":"r1","result":{AWKWARD},
-              "outcome":{{"type":"interrupt","interrupts":[{AWKWARD},{}]}}}}"#,
+              "outcome":{{"type":"interrupt","interrupts":[
+                {{"id":"i1","reason":"r","metadata":{{"m":{AWKWARD}}},"responseSchema":{{"s":{}}},"extra":{AWKWARD}}}]}}}}"#,
             nested(200)
         ),
     );
     assert_eq!(t.run().result.as_ref().unwrap().get(), AWKWARD);
     match &t.run().outcome {
         Some(Outcome::Interrupt { interrupts }) => {
-            assert_eq!(interrupts[0].get(), AWKWARD);
-            assert_eq!(interrupts[1].get(), nested(200));
+            let i = &interrupts[0];
+            assert_eq!(
+                i.metadata.as_ref().unwrap().get(),
+                format!(r#"{{"m":{AWKWARD}}}"#)
+            );
+            assert_eq!(
+                i.response_schema.as_ref().unwrap().get(),
+                format!(r#"{{"s":{}}}"#, nested(200))
+            );
+            assert_eq!(i.extra[0].0, "extra");
+            assert_eq!(i.extra[0].1.get(), AWKWARD);
         }
         other => panic!("not an interrupt: {other:?}"),
     }

@@ -329,7 +329,7 @@ impl EventSpec {
                     Some((false, ids)) => put(
                         "outcome",
                         json!({"type": "interrupt",
-                               "interrupts": ids.iter().map(|i| json!({"id": i.get()})).collect::<Vec<_>>()}),
+                               "interrupts": ids.iter().map(|i| json!({"id": i.get(), "reason": "ask"})).collect::<Vec<_>>()}),
                     ),
                     None => {}
                 }

@@ -8,12 +8,14 @@
 //! in a string is accepted, as `JSON.parse` accepts it (module `json`).
 
 pub(crate) mod fields;
+mod interrupts;
 pub(crate) mod json;
 mod opaque;
 mod payload;
 mod raw;
 mod strip;
 
+pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};
 pub use json::{JsonStr, REPLACEMENT};
 pub use opaque::{to_json, Opaque};
 use serde_json::Value;
@@ -221,11 +223,10 @@ pub enum Outcome {
         /// `pendingToolCallIds`: the calls the producer says are left pending.
         pending_tool_call_ids: Option<Vec<String>>,
     },
-    /// The run stopped to ask; `interrupts` is never empty (opaque entries,
-    /// kept as given).
+    /// The run stopped to ask; `interrupts` is never empty (rule I1).
     Interrupt {
-        /// The interrupts, kept as given.
-        interrupts: Vec<Opaque>,
+        /// The interrupts, in order.
+        interrupts: Vec<Interrupt>,
     },
     /// The producer stopped the run before it completed, for a reason that
     /// is not a failure (rule L8): neither success nor failure, and it
@@ -243,11 +244,14 @@ pub struct RunInput {
     /// What the processing model stripped from the messages' content
     /// (rule P1), for the warnings of a stream's `RUN_STARTED.input`.
     pub stripped: Vec<Stripped>,
+    /// `resume`: the answers to the open interrupts (rule I5); `None` when
+    /// the input has none.
+    pub resume: Option<Vec<ResumeEntry>>,
 }
 
 impl RunInput {
-    /// Reads a `RunAgentInput` from JSON text (only `messages` and `tools`
-    /// are read; other keys are tolerated). Errors name the field (E2).
+    /// Reads a `RunAgentInput` from JSON text (only `messages`, `tools` and
+    /// `resume` are read; other keys are tolerated). Errors name the field (E2).
     ///
     /// ```
     /// use agui_tool_calls::events::RunInput;

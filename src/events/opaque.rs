@@ -74,6 +74,14 @@ impl Opaque {
     }
 }
 
+impl Opaque {
+    /// The payload as a value, read by the tracker's own JSON reader (as
+    /// tool schemas are): the wasm module links no `serde_json` parser.
+    pub(crate) fn read(&self) -> Option<Value> {
+        super::json::value(Raw::new(&self.0)).ok()
+    }
+}
+
 impl From<Value> for Opaque {
     fn from(value: Value) -> Opaque {
         Opaque(value.to_string().into_boxed_str())

@@ -66,10 +66,15 @@ pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
         None => None,
         Some(items) => Some(tools(items)?),
     };
+    let resume = match map.get("resume") {
+        None => None,
+        Some(v) => super::interrupts::resume(v)?,
+    };
     Ok(RunInput {
         messages,
         tools,
         stripped,
+        resume,
     })
 }
 
@@ -200,12 +205,9 @@ fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
             })
         }
         "interrupt" => {
-            let interrupts = optional_array(map, "interrupts", "outcome")?.unwrap_or_default();
-            if interrupts.is_empty() {
-                return Err("field \"outcome.interrupts\" must be a non-empty array".into());
-            }
+            let items = optional_array(map, "interrupts", "outcome")?.unwrap_or_default();
             Ok(Outcome::Interrupt {
-                interrupts: interrupts.into_iter().map(Opaque::from_raw).collect(),
+                interrupts: super::interrupts::interrupts(items)?,
             })
         }
         _ => Ok(Outcome::Cancelled),

@@ -271,18 +271,24 @@ impl Tracker {
         };
         self.run_calls.clear();
         self.changes.run = true;
+        self.close_interrupts();
     }
 
-    /// Rules L7, L8, F2, F3, F7: the run's outcome and its pending calls.
+    /// Rules L7, L8, F2, F3, F7, I1-I3: the run's outcome, its pending
+    /// calls and its interrupts.
     fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
         indices::sort(&mut mine);
         mine.dedup();
+        if let Some(Outcome::Interrupt { interrupts }) = &outcome {
+            self.open_interrupts(index, interrupts);
+        }
         let cancelled = outcome == Some(Outcome::Cancelled);
         let mut derived = Vec::new();
         for &i in &mine {
             let call = &mut self.calls[i];
-            if call.status == CallStatus::Complete && !call.answered() {
+            let awaiting = call.awaiting_interrupt.is_some();
+            if call.status == CallStatus::Complete && !call.answered() && !awaiting {
                 // A cancelled run waits for nothing (L8): its unanswered
                 // calls are not pending, and are marked for the history.
                 if cancelled {
@@ -313,7 +319,10 @@ impl Tracker {
             }
         }
         self.run.status = match outcome {
-            Some(Outcome::Interrupt { .. }) => RunStatus::Interrupted,
+            Some(Outcome::Interrupt { .. }) => {
+                self.check_frontend_calls_interrupted(index, &derived);
+                RunStatus::Interrupted
+            }
             Some(Outcome::Cancelled) => RunStatus::Cancelled,
             _ => RunStatus::Finished,
         };
@@ -452,6 +461,10 @@ impl Tracker {
         let Some(&i) = self.by_id.get(&tool_call_id) else {
             return;
         };
+        // Rule I3: only a resume entry answers a call awaiting approval.
+        if self.calls[i].awaiting_interrupt.is_some() {
+            return;
+        }
         if self.calls[i]
             .results
             .iter()

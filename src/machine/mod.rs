@@ -8,7 +8,9 @@ mod application;
 mod apply;
 pub(crate) mod budget;
 mod changes;
+mod clock;
 mod indices;
+mod interrupts;
 pub(crate) mod lanes;
 mod names;
 pub(crate) mod plan;
@@ -16,10 +18,13 @@ mod state;
 mod tools;
 mod validation;
 
+pub use application::UncoveredInterrupt;
 pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
 pub use changes::{CallChange, Changes};
+pub use clock::Clock;
 pub use state::{
-    CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult, UnmatchedResult,
+    CallStatus, Consent, InterruptDecision, OpenInterrupt, ResultSource, RunState, RunStatus,
+    ToolCall, ToolResult, UnmatchedResult,
 };
 pub use validation::Validation;
 
@@ -182,6 +187,10 @@ pub struct Tracker {
     pub(crate) sse: SseDecoder,
     /// The call argument text last went to (see [`Tracker::call_index`]).
     pub(crate) last_call: usize,
+    /// The open interrupts of the thread, in order (rule I1).
+    pub(crate) interrupts: Vec<OpenInterrupt>,
+    /// Reads the time and `expiresAt` (rule I5).
+    pub(crate) clock: Clock,
 }
 
 impl Tracker {
@@ -231,6 +240,8 @@ impl Tracker {
             retained: 0,
             sse,
             last_call: 0,
+            interrupts: Vec::new(),
+            clock: Clock::default(),
         }
     }
 
@@ -413,6 +424,18 @@ impl Tracker {
             Some(call) if call.id == id => Some(self.last_call),
             _ => self.by_id.get(id).copied(),
         }
+    }
+
+    /// The thread's open interrupts, in the order the interrupt outcome
+    /// listed them, each with the application's decision (rules I1, I4).
+    pub fn interrupts(&self) -> &[OpenInterrupt] {
+        &self.interrupts
+    }
+
+    /// Sets how the tracker reads the time and `expiresAt` (rule I5); a
+    /// binding passes the host's `Date`.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = clock;
     }
 
     /// The latest run.

@@ -1,7 +1,7 @@
 //! What the tracker knows: calls, their results, and the run.
 
 use crate::args::{ArgsError, ArgsReader, Partial};
-use crate::events::{Opaque, Outcome};
+use crate::events::{Interrupt, Opaque, Outcome};
 use serde_json::Value;
 
 /// Where a call stands.
@@ -122,6 +122,9 @@ pub struct ToolCall {
     pub from_history: bool,
     /// What the application decided (rule S3).
     pub consent: Consent,
+    /// The open interrupt that asks for this call's approval (rule I3): the
+    /// call is not pending, and only a resume entry answers it.
+    pub awaiting_interrupt: Option<String>,
     /// Whether the arguments satisfy the tool's schema (rules S1, S2).
     pub validation: super::Validation,
     /// The index of the event that last closed the call (end, chunk lane
@@ -158,6 +161,7 @@ impl ToolCall {
             cancelled: false,
             from_history: false,
             consent: Consent::Unrequested,
+            awaiting_interrupt: None,
             validation: super::Validation::Unvalidated,
             closed_at: None,
             args,
@@ -294,4 +298,25 @@ impl RunState {
             runs_started: 0,
         }
     }
+}
+
+/// What the application decided about an open interrupt (rule I4).
+#[derive(Clone, Debug, PartialEq)]
+pub enum InterruptDecision {
+    /// Not decided yet: the next run's input may not leave it uncovered.
+    Open,
+    /// Resolved: the resume entry carries this payload (absent: none).
+    Resolved(Option<Opaque>),
+    /// Cancelled: the resume entry abandons it.
+    Cancelled,
+}
+
+/// An interrupt of the thread's most recent interrupted run, open until
+/// the next run starts (rule I1), with the application's decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpenInterrupt {
+    /// The interrupt, as the outcome gave it.
+    pub interrupt: Interrupt,
+    /// What the application decided (rule I4).
+    pub decision: InterruptDecision,
 }

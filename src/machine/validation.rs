@@ -111,7 +111,7 @@ impl PatternEngine for NoPatterns {
 /// `patternProperties` leaves its calls unvalidated (rule S2). The host's
 /// `RegExp` backtracks: `^(a+)+$` against 30 characters takes 45 seconds,
 /// and a producer must not be able to hang the page (rule S5).
-struct StreamPatterns;
+pub(crate) struct StreamPatterns;
 
 impl PatternEngine for StreamPatterns {
     fn compile(&self, source: &str) -> Result<Box<dyn crate::schema::Pattern>, String> {
@@ -123,16 +123,33 @@ impl PatternEngine for StreamPatterns {
 }
 
 impl Tracker {
-    /// Validates a call that just closed (or was seeded from history).
-    pub(crate) fn validate_call(&mut self, i: usize) {
+    /// The compiled schema of an advertised call's tool, if it has one.
+    fn call_schema(&mut self, i: usize) -> Option<Rc<Schema>> {
         let call = &self.calls[i];
         let (tool, from_stream) = match self.run_tools.get(&call.name) {
             Some(tool) => (Some(tool), self.stream_schemas.contains(&call.name)),
             None => (self.option_tools.get(&call.name), false),
         };
-        let schema = tool
-            .filter(|_| call.advertised)
-            .and_then(|t| self.schemas.of(t, from_stream));
+        tool.filter(|_| call.advertised)
+            .and_then(|t| self.schemas.of(t, from_stream))
+    }
+
+    /// Arguments the application edited for call `i` against its tool's
+    /// schema (rule I4): each failure, none when the tool has no schema.
+    pub(crate) fn validate_args(
+        &mut self,
+        i: usize,
+        args: &serde_json::Value,
+    ) -> Vec<ValidationError> {
+        self.call_schema(i)
+            .map(|schema| schema.validate(args))
+            .unwrap_or_default()
+    }
+
+    /// Validates a call that just closed (or was seeded from history).
+    pub(crate) fn validate_call(&mut self, i: usize) {
+        let schema = self.call_schema(i);
+        let call = &self.calls[i];
         // The value is parsed for the check alone, and dropped after it.
         let validation = match schema.map(|schema| (schema, call.arguments())) {
             Some((schema, Some(Ok(args)))) => match schema.validate(&args) {

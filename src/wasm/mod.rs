@@ -7,6 +7,7 @@
 //! change, as a few numbers in memory the JS layer reads directly; the
 //! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
 
+mod clock;
 mod regexp;
 mod text_change;
 
@@ -47,8 +48,10 @@ impl WasmTracker {
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
         let options = wire::parse_options(options_json).map_err(|e| JsError::new(&e))?;
+        let mut tracker = Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine));
+        tracker.set_clock(clock::host());
         Ok(WasmTracker {
-            tracker: Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine)),
+            tracker,
             events: keep_events.then(Vec::new),
             change: TextChange::default(),
             record: String::new(),
@@ -155,6 +158,32 @@ impl WasmTracker {
             None => None,
         };
         self.applied(|t| t.fail(id, error, content, message_id))
+    }
+
+    /// Resolves an open interrupt (rule I4); `payload_json` and
+    /// `edited_args_json`, when given, are JSON.
+    #[wasm_bindgen(js_name = resolveInterrupt)]
+    pub fn resolve_interrupt(
+        &mut self,
+        id: &str,
+        payload_json: Option<String>,
+        edited_args_json: Option<String>,
+    ) -> Result<String, JsValue> {
+        let read = |json: Option<String>| match json {
+            Some(json) => crate::events::Opaque::from_json(&json)
+                .map(Some)
+                .map_err(|e| JsValue::from(JsError::new(&format!("not JSON: {e}")))),
+            None => Ok(None),
+        };
+        let payload = read(payload_json)?;
+        let edited_args = read(edited_args_json)?;
+        self.applied(|t| t.resolve_interrupt(id, payload, edited_args))
+    }
+
+    /// Cancels an open interrupt (rule I4).
+    #[wasm_bindgen(js_name = cancelInterrupt)]
+    pub fn cancel_interrupt(&mut self, id: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.cancel_interrupt(id))
     }
 
     /// Checks the next run's input (rule F6) and advertises its tools;

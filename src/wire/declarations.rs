@@ -109,6 +109,7 @@ fn generate() -> String {
         declaration::<Options>(&cfg),
         declaration::<Limits>(&cfg),
         declaration::<Tool>(&cfg),
+        declaration::<crate::Interrupt>(&cfg),
     ]);
     let mut out = String::from(
         "// Generated from the Rust types of src/wire/ and the core types they hold;\n\

@@ -7,7 +7,9 @@
 //! and these added 0.8 KB (raw; 0.2 KB gzip) for nothing JS can tell.
 
 use crate::args::ArgsErrorKind;
-use crate::{ApplicationError, CallStatus, Consent, ResultSource, RunStatus, Validation};
+use crate::{
+    ApplicationError, CallStatus, Consent, InterruptDecision, ResultSource, RunStatus, Validation,
+};
 
 /// Declares functions naming values, and (in tests) the union of each
 /// function's names, exported under the given TypeScript name.
@@ -105,6 +107,20 @@ names! {
         ApplicationError::RunActive => "runActive",
         ApplicationError::Stopped { .. } => "stopped",
         ApplicationError::Limit(_) => "limit",
+        ApplicationError::UnknownInterrupt { .. } => "unknownInterrupt",
+        ApplicationError::InterruptCovered { .. } => "interruptCovered",
+        ApplicationError::InterruptExpired { .. } => "interruptExpired",
+        ApplicationError::InvalidPayload { .. } => "invalidPayload",
+        ApplicationError::InvalidEditedArgs { .. } => "invalidEditedArgs",
+        ApplicationError::AwaitingInterrupt { .. } => "awaitingInterrupt",
+        ApplicationError::Uncovered(_) => "uncovered",
+    }
+
+    /// What the application decided about an open interrupt (rule I4).
+    pub(super) fn interrupt_status(&InterruptDecision) as InterruptStatus {
+        InterruptDecision::Open => "open",
+        InterruptDecision::Resolved(_) => "resolved",
+        InterruptDecision::Cancelled => "cancelled",
     }
 }
 

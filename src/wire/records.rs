@@ -11,11 +11,11 @@
 
 use super::names;
 use crate::args::ArgsError;
-use crate::events::{Opaque, Outcome};
+use crate::events::{Interrupt, Opaque, Outcome};
 use crate::schema::ValidationError;
 use crate::{
-    ApplicationError, Changes, ResultSource, RunState, ToolCall, ToolResult, Tracker,
-    UnmatchedResult, Validation, Violation,
+    ApplicationError, Changes, InterruptDecision, OpenInterrupt, ResultSource, RunState, ToolCall,
+    ToolResult, Tracker, UnmatchedResult, Validation, Violation,
 };
 use serde::Serialize;
 
@@ -45,6 +45,11 @@ pub struct ChangeRecord<'a> {
     #[cfg_attr(test, ts(as = "Option<Vec<UnmatchedRecord<'a>>>", optional))]
     unmatched_results: UnmatchedResults<'a>,
     fatal: Option<&'a Violation>,
+    /// Present when the run changed: the thread's open interrupts, whole
+    /// (rule I1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    interrupts: Option<Vec<InterruptRecord<'a>>>,
 }
 
 impl<'a> ChangeRecord<'a> {
@@ -66,6 +71,40 @@ impl<'a> ChangeRecord<'a> {
                 &tracker.unmatched_results()[changes.unmatched_results.clone()],
             ),
             fatal: tracker.fatal(),
+            interrupts: changes.run.then(|| {
+                tracker
+                    .interrupts()
+                    .iter()
+                    .map(InterruptRecord::new)
+                    .collect()
+            }),
+        }
+    }
+}
+
+/// An open interrupt (rule I1) and the application's decision (rule I4).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct InterruptRecord<'a> {
+    interrupt: &'a Interrupt,
+    #[cfg_attr(test, ts(type = "InterruptStatus"))]
+    status: &'static str,
+    /// The payload of a resolved interrupt, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    payload: Option<&'a Opaque>,
+}
+
+impl<'a> InterruptRecord<'a> {
+    fn new(open: &'a OpenInterrupt) -> Self {
+        InterruptRecord {
+            interrupt: &open.interrupt,
+            status: names::interrupt_status(&open.decision),
+            payload: match &open.decision {
+                InterruptDecision::Resolved(payload) => payload.as_ref(),
+                _ => None,
+            },
         }
     }
 }
@@ -155,8 +194,8 @@ impl<'a> RunRecord<'a> {
     }
 }
 
-/// `RUN_FINISHED.outcome` as the producer spelled it; interrupts kept as
-/// given.
+/// `RUN_FINISHED.outcome` as the producer spelled it; each interrupt with
+/// its fields (rule I1).
 #[derive(Serialize)]
 #[serde(
     tag = "type",
@@ -171,7 +210,7 @@ enum OutcomeRecord<'a> {
         pending_tool_call_ids: Option<&'a [String]>,
     },
     Interrupt {
-        interrupts: &'a [Opaque],
+        interrupts: &'a [Interrupt],
     },
     Cancelled,
 }
@@ -237,6 +276,10 @@ struct CallRecord<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(test, ts(as = "Option<_>", optional))]
     cancelled: bool,
+    /// The open interrupt that asks this call's approval (rule I3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    awaiting_interrupt: Option<&'a str>,
     reopened: u32,
     /// In summaries: the event that last closed the call.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -405,6 +448,7 @@ impl<'a> CallRecord<'a> {
             consent: names::consent(&call.consent),
             pending: call.pending,
             cancelled: call.cancelled,
+            awaiting_interrupt: call.awaiting_interrupt.as_deref(),
             reopened: call.reopen_count,
             closed_at: None,
             result: answer(call).map(ResultRecord::new),
@@ -437,6 +481,27 @@ pub struct RefusalRecord<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[cfg_attr(test, ts(as = "Option<_>", optional))]
     unanswered: Vec<UnansweredRecord<'a>>,
+    /// The interrupts concerned (rules I4, I5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
+    interrupt_ids: Vec<&'a str>,
+    /// For a refused run input, each interrupt it leaves uncovered (I5).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
+    uncovered: Vec<UncoveredRecord<'a>>,
+    /// For a refused payload or edited arguments, each schema failure (I4).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<ValidationError>>", optional))]
+    errors: &'a [ValidationError],
+}
+
+/// An interrupt a run input leaves uncovered, or resolves though it expired.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct UncoveredRecord<'a> {
+    interrupt_id: &'a str,
+    expired: bool,
 }
 
 /// A call a run input leaves unanswered.
@@ -463,11 +528,24 @@ impl<'a> RefusalRecord<'a> {
                 .collect(),
             _ => Vec::new(),
         };
+        let uncovered = match error {
+            ApplicationError::Uncovered(list) => list
+                .iter()
+                .map(|u| UncoveredRecord {
+                    interrupt_id: &u.interrupt_id,
+                    expired: u.expired,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         RefusalRecord {
             kind: names::refusal_kind(error),
             message: error.to_string(),
             tool_call_ids: error.tool_call_ids(),
             unanswered,
+            interrupt_ids: error.interrupt_ids(),
+            uncovered,
+            errors: error.validation_errors(),
         }
     }
 }
@@ -488,5 +566,7 @@ pub(super) fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         d::<UnmatchedRecord>(cfg),
         d::<RefusalRecord>(cfg),
         d::<UnansweredRecord>(cfg),
+        d::<InterruptRecord>(cfg),
+        d::<UncoveredRecord>(cfg),
     ]
 }

@@ -113,13 +113,14 @@ test("s4_deep_content_and_run_input_are_read_not_refused", () => {
     start("c1", "f"),
     end("c1"),
     result("c1", [{ type: "text", text: "x", metadata: deep }]),
-    runFinished("r1", { result: deep, outcome: { type: "interrupt", interrupts: [deep] } }),
+    runFinished("r1", { result: deep, outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "r", metadata: { deep } }] } }),
   ];
   for (const [path, t] of Object.entries(throughEveryPath(events))) {
     const s = t.snapshot();
     assert.equal(s.fatal, null, path);
     assert.deepEqual(s.calls[0].result.content, [{ type: "text", text: "x", metadata: deep }], path);
-    assert.deepEqual(s.run.outcome.interrupts, [deep], path);
+    assert.deepEqual(s.run.outcome.interrupts[0].metadata, { deep }, path);
+    assert.deepEqual(s.interrupts[0].interrupt.metadata, { deep }, path);
     assert.deepEqual(s.run.result, deep, path);
   }
 });

@@ -75,3 +75,13 @@ test("a tracker freed while a frame is scheduled: the frame runs without error, 
   // Still mounted: the last snapshot read before free() stays shown.
   assert.deepEqual(result.freedMounted, { errors: [], shown: "{" });
 });
+
+test("i3_tool_calls_renders_an_approval_bound_to_its_interrupt_and_use_interrupts_follows_them", () => {
+  const { streamingRenders, seen, shown, after, resume, consent } = result.interrupts;
+  assert.equal(streamingRenders, 1, "streaming calls leave the interrupts alone");
+  assert.deepEqual(seen, ["", "i1:open", "i1:resolved"]);
+  assert.equal(shown, "Send 5? (open)");
+  assert.equal(after, "Send 5? (resolved)");
+  assert.deepEqual(resume, [{ interruptId: "i1", status: "resolved", payload: { approved: true, editedArgs: { amount: 3 } } }]);
+  assert.equal(consent, "approved");
+});

@@ -164,10 +164,17 @@ impl Tracker {
     }
 
     /// A settled, unanswered call that is the application's to dispose of:
-    /// pending, or a call to an advertised tool (even before its run ends).
+    /// pending, or a call to an advertised tool (even before its run ends),
+    /// and awaiting no interrupt (rule I3: a resume entry answers that).
     fn disposable(&self, id: &str) -> Result<usize, ApplicationError> {
         let i = self.settled_call(id)?;
         let call = &self.calls[i];
+        if let Some(interrupt) = &call.awaiting_interrupt {
+            return Err(ApplicationError::AwaitingInterrupt {
+                id: id.to_owned(),
+                interrupt_id: interrupt.clone(),
+            });
+        }
         if let Some(answer) = call.results.iter().find(|r| r.answers()) {
             return Err(ApplicationError::Answered {
                 id: id.to_owned(),

@@ -29,7 +29,7 @@
 //! t.answer("c1", json!("yes"), "m1").unwrap();
 //! let messages: Vec<_> = t.tool_messages().iter().map(|m| m.to_value()).collect();
 //! assert_eq!(messages, [json!({"id": "m1", "role": "tool", "toolCallId": "c1", "content": "yes"})]);
-//! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None, stripped: vec![] })
+//! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None, stripped: vec![], resume: None })
 //!     .unwrap_err(); // the answer must actually be in the input
 //! let input = json!({"messages": messages}).to_string();
 //! t.start_run_json(&input).unwrap();
@@ -38,14 +38,17 @@
 
 mod abort;
 mod decisions;
+mod interrupts;
 mod next_run;
 
 pub use decisions::DECLINED_CONTENT;
+pub use interrupts::UncoveredInterrupt;
 pub use next_run::UnansweredCall;
 
 use crate::events::Opaque;
 use crate::machine::ResultSource;
 use crate::quote::quoted;
+use crate::schema::ValidationError;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -176,13 +179,57 @@ pub enum ApplicationError {
     },
     /// The run input's history would exceed a limit (rule S5).
     Limit(String),
+    /// No open interrupt has this id (rule I4).
+    UnknownInterrupt {
+        /// The interrupt's id.
+        id: String,
+    },
+    /// The interrupt is already resolved or cancelled (rule I4).
+    InterruptCovered {
+        /// The interrupt's id.
+        id: String,
+    },
+    /// The interrupt expired: it can only be cancelled (rule I5).
+    InterruptExpired {
+        /// The interrupt's id.
+        id: String,
+    },
+    /// The payload fails the interrupt's `responseSchema` (rule I4).
+    InvalidPayload {
+        /// The interrupt's id.
+        id: String,
+        /// Each failure, with its instance path and keyword.
+        errors: Vec<ValidationError>,
+    },
+    /// The edited arguments fail the tool's schema (rule I4).
+    InvalidEditedArgs {
+        /// The interrupt's id.
+        id: String,
+        /// The call it approves.
+        tool_call_id: String,
+        /// Each failure, with its instance path and keyword.
+        errors: Vec<ValidationError>,
+    },
+    /// The call awaits an interrupt's approval: only a resume entry
+    /// answers it (rule I3).
+    AwaitingInterrupt {
+        /// The call's id.
+        id: String,
+        /// The interrupt it awaits.
+        interrupt_id: String,
+    },
+    /// The run input's `resume` list leaves these interrupts uncovered, or
+    /// resolves them though they expired (rule I5).
+    Uncovered(Vec<UncoveredInterrupt>),
 }
 
 impl fmt::Display for ApplicationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use ApplicationError::{
-            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
-            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
+            Abandoned, Answered, ApprovalRequired, AwaitingInterrupt, Declined, InterruptCovered,
+            InterruptExpired, InvalidContent, InvalidEditedArgs, InvalidPayload, Limit,
+            MalformedInput, MessageIdInUse, NotTheApplications, Open, RunActive, Stopped,
+            Unanswered, Uncovered, UnknownCall, UnknownInterrupt,
         };
         match self {
             UnknownCall { id } => write!(f, "no tool call {} in this thread", quoted(id)),
@@ -232,8 +279,51 @@ impl fmt::Display for ApplicationError {
                 "the stream stopped on a fatal violation ({code}); the tracker follows no further run"
             ),
             Limit(message) => write!(f, "the run input exceeds a limit: {message}"),
+            UnknownInterrupt { id } => write!(f, "no open interrupt {} in this thread", quoted(id)),
+            InterruptCovered { id } => {
+                write!(f, "interrupt {} is already resolved or cancelled", quoted(id))
+            }
+            InterruptExpired { id } => write!(
+                f,
+                "interrupt {} has expired: it can only be cancelled",
+                quoted(id)
+            ),
+            InvalidPayload { id, errors } => {
+                write!(f, "the payload for interrupt {} is invalid: ", quoted(id))?;
+                describe_errors(f, errors)
+            }
+            InvalidEditedArgs {
+                id,
+                tool_call_id,
+                errors,
+            } => {
+                write!(
+                    f,
+                    "the edited arguments for tool call {} (interrupt {}) do not match the tool's schema: ",
+                    quoted(tool_call_id),
+                    quoted(id)
+                )?;
+                describe_errors(f, errors)
+            }
+            AwaitingInterrupt { id, interrupt_id } => write!(
+                f,
+                "tool call {} awaits interrupt {}: resolve or cancel the interrupt instead",
+                quoted(id),
+                quoted(interrupt_id)
+            ),
+            Uncovered(interrupts) => interrupts::describe_uncovered(f, interrupts),
         }
     }
+}
+
+fn describe_errors(f: &mut fmt::Formatter<'_>, errors: &[ValidationError]) -> fmt::Result {
+    for (n, e) in errors.iter().enumerate() {
+        if n > 0 {
+            f.write_str("; ")?;
+        }
+        write!(f, "{e}")?;
+    }
+    Ok(())
 }
 
 impl ApplicationError {
@@ -249,11 +339,13 @@ impl ApplicationError {
     /// ```
     pub fn tool_call_ids(&self) -> Vec<&str> {
         use ApplicationError::{
-            Abandoned, Answered, ApprovalRequired, Declined, InvalidContent, Limit, MalformedInput,
-            MessageIdInUse, NotTheApplications, Open, RunActive, Stopped, Unanswered, UnknownCall,
+            Abandoned, Answered, ApprovalRequired, AwaitingInterrupt, Declined, InvalidContent,
+            InvalidEditedArgs, NotTheApplications, Open, Unanswered, UnknownCall,
         };
         match self {
+            InvalidEditedArgs { tool_call_id, .. } => vec![tool_call_id.as_str()],
             UnknownCall { id }
+            | AwaitingInterrupt { id, .. }
             | Open { id }
             | Abandoned { id }
             | Answered { id, .. }
@@ -268,9 +360,44 @@ impl ApplicationError {
                 }
                 ids
             }
-            MessageIdInUse { .. } | MalformedInput(_) | RunActive | Stopped { .. } | Limit(_) => {
-                Vec::new()
-            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The interrupts the refusal is about: the one operated on, or each
+    /// one a run input leaves uncovered.
+    ///
+    /// ```
+    /// use agui_tool_calls::ApplicationError;
+    ///
+    /// let e = ApplicationError::InterruptCovered { id: "i1".into() };
+    /// assert_eq!(e.interrupt_ids(), ["i1"]);
+    /// ```
+    pub fn interrupt_ids(&self) -> Vec<&str> {
+        use ApplicationError::{
+            AwaitingInterrupt, InterruptCovered, InterruptExpired, InvalidEditedArgs,
+            InvalidPayload, Uncovered, UnknownInterrupt,
+        };
+        match self {
+            UnknownInterrupt { id }
+            | InterruptCovered { id }
+            | InterruptExpired { id }
+            | InvalidPayload { id, .. }
+            | InvalidEditedArgs { id, .. }
+            | AwaitingInterrupt {
+                interrupt_id: id, ..
+            } => vec![id.as_str()],
+            Uncovered(list) => list.iter().map(|u| u.interrupt_id.as_str()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The schema failures a refused payload or edited arguments have.
+    pub fn validation_errors(&self) -> &[ValidationError] {
+        match self {
+            ApplicationError::InvalidPayload { errors, .. }
+            | ApplicationError::InvalidEditedArgs { errors, .. } => errors,
+            _ => &[],
         }
     }
 }

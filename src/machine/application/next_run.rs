@@ -79,7 +79,8 @@ impl Tracker {
     }
 
     /// The application starts the next run with `input`: refused, changing
-    /// nothing, when the input leaves a call unanswered (rule F6); else its
+    /// nothing, when the input leaves a call unanswered (rule F6) or an open
+    /// interrupt uncovered (rule I5); else its
     /// tools are advertised (F1), its messages seed the history like
     /// `RUN_STARTED.input` (A5) and its tool messages deliver the
     /// application's answers. The run itself starts with the stream's
@@ -95,7 +96,12 @@ impl Tracker {
         if !unanswered.is_empty() {
             return Err(ApplicationError::Unanswered(unanswered));
         }
+        let uncovered = self.check_resume(&input);
+        if !uncovered.is_empty() {
+            return Err(ApplicationError::Uncovered(uncovered));
+        }
         let mut plan = Plan::new(self.events_seen);
+        self.plan_resume_warnings(&mut plan, &input);
         plan.ops.push(Op::RunTools(input.tools, false));
         self.plan_seed(&mut plan, input.messages, true)
             .and_then(|()| self.charge(&mut plan))
@@ -111,7 +117,7 @@ impl Tracker {
     }
 }
 
-fn read_input(text: &str) -> Result<RunInput, ApplicationError> {
+pub(super) fn read_input(text: &str) -> Result<RunInput, ApplicationError> {
     RunInput::from_json(text).map_err(|e| ApplicationError::MalformedInput(e.message))
 }
 

@@ -1,6 +1,6 @@
 // Checked by `tsc --strict` (tests/js/types.test.mjs): the package's types fit
 // @ag-ui/core 1.0 and @ag-ui/client's agents.
-import type { Message, RunAgentInput, Tool as CoreTool, ToolMessage as CoreToolMessage } from "@ag-ui/core";
+import type { Interrupt as CoreInterrupt, Message, ResumeEntry as CoreResumeEntry, RunAgentInput, Tool as CoreTool, ToolMessage as CoreToolMessage } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
 import { ToolCallTracker, type AgUiEvent, type Tool } from "agui-tool-calls";
 import { trackAgent, UNTERMINATED } from "agui-tool-calls/ag-ui";
@@ -38,6 +38,17 @@ agent.addMessages(tracker.toolMessages());
 unsubscribe();
 const reason: string = UNTERMINATED;
 
+// Interrupts are @ag-ui/core's; the resume entries are what runAgent takes.
+const open: readonly CoreInterrupt[] = tracker.snapshot().interrupts.map((i) => i.interrupt);
+const resume: CoreResumeEntry[] = tracker.resumeEntries();
+void agent.runAgent({ resume: tracker.resumeEntries() });
+const awaiting: string | undefined = tracker.snapshot().calls[0]?.awaitingInterrupt;
+tracker.resolveInterrupt("i1", { approved: true }, { editedArgs: { service: "api" } });
+tracker.cancelInterrupt("i2");
+const withResume: RunAgentInput = tracker.nextRun({ ...input, resume });
+// @ts-expect-error editedArgs are an object
+tracker.resolveInterrupt("i1", true, { editedArgs: "x" });
+
 // @ts-expect-error a content part of an unknown type is not one @ag-ui/core knows
 tracker.answer("c1", [{ type: "video-game" }]);
 // @ts-expect-error trackAgent needs an agent
@@ -45,4 +56,4 @@ trackAgent({}, tracker);
 // @ts-expect-error nextRun needs a run input
 tracker.nextRun({ messages: [] });
 
-export { ours, toolMessage, state, aborted, reason, seen };
+export { ours, toolMessage, state, aborted, reason, seen, open, awaiting, withResume };

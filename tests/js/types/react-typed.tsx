@@ -1,6 +1,6 @@
 // Checked by `tsc --noEmit --strict`: the React binding with typed tools.
 import { ToolCallTracker } from "agui-tool-calls";
-import { ToolCalls, useToolCall, usePendingCalls, useToolCalls, type ToolCallRenderProps } from "agui-tool-calls/react";
+import { ToolCalls, useInterrupts, useToolCall, usePendingCalls, useToolCalls, type ToolCallRenderProps } from "agui-tool-calls/react";
 
 const tools = [
   { name: "confirm_deploy", parameters: { type: "object", properties: { service: { type: "string" } }, required: ["service"] } },
@@ -35,7 +35,9 @@ export function App() {
     const hint: "warm" | "cool" | undefined = one.args.hint;
     void hint;
   }
-  void [snapshot.version, framesOff.version, pending.length];
+  const interrupts = useInterrupts(tracker);
+  const firstPrompt: string | undefined = interrupts[0]?.interrupt.message;
+  void [snapshot.version, framesOff.version, pending.length, firstPrompt];
   return (
     <ToolCalls
       tracker={tracker}
@@ -43,7 +45,17 @@ export function App() {
         confirm_deploy: DeployCard,
         pick_color: ({ call }) => <span>{call.status === "complete" && call.validation === "valid" ? call.args.hint : "…"}</span>,
       }}
-      fallback={({ call }) => <pre>{call.name}</pre>}
+      fallback={({ call, interrupt, approveWithEdits, reject }) =>
+        interrupt ? (
+          <div>
+            {interrupt.interrupt.message ?? call.name}
+            <button onClick={() => approveWithEdits({ amount: 3 })}>Approve</button>
+            <button onClick={() => reject()}>Reject</button>
+          </div>
+        ) : (
+          <pre>{call.name}</pre>
+        )
+      }
     />
   );
 }

@@ -59,6 +59,13 @@ export type Checks = [
   Assert<Equal<Public.RefusalKind, Wire.RefusalKind>>,
   Assert<Refines<RefusalArgument, Wire.RefusalRecord>>,
   Assert<Refines<Public.UnansweredCall, Wire.UnansweredRecord>>,
+  Assert<Refines<Public.UncoveredInterrupt, Wire.UncoveredRecord>>,
+
+  // Interrupts: the record's own shape.
+  Assert<Refines<Public.InterruptState, Wire.InterruptRecord>>,
+  Assert<Equal<Public.InterruptStatus, Wire.InterruptStatus>>,
+  Assert<Refines<Public.Interrupt, Wire.Interrupt>>,
+  Assert<Public.Snapshot["interrupts"] extends Frozen<NonNullable<Wire.ChangeRecord["interrupts"]>> ? true : false>,
 ];
 
 /** Fields of a call record the snapshot turns into others (`argsText`, `partialArgs`, `args`) or leaves out. */

@@ -1,0 +1,247 @@
+//! The interrupts of an interrupt outcome and the resume entries that
+//! answer them (`basic/patterns/interrupt-resume.mdx`; rules I1, I5), read
+//! from raw JSON like the other nested payloads: errors name the field by
+//! its path, and the opaque parts (`responseSchema`, `metadata`, `payload`,
+//! fields the schema does not describe) are kept as given.
+
+use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::Opaque;
+use crate::quote::quoted;
+use serde::{Serialize, Serializer};
+
+/// Something a run needs from outside before it can continue (rule I1):
+/// one entry of `RUN_FINISHED.outcome.interrupts`.
+///
+/// ```
+/// use agui_tool_calls::{Options, Outcome, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt",
+///   "interrupts":[{"id":"i1","reason":"input_required","message":"Which region?"}]}}"#).unwrap();
+/// let open = t.interrupts();
+/// assert_eq!(open[0].interrupt.id, "i1");
+/// assert_eq!(open[0].interrupt.message.as_deref(), Some("Which region?"));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Interrupt {
+    /// `id`: unique within the run; a resume entry answers it by this id.
+    pub id: String,
+    /// `reason`: why the run stopped (an open string).
+    pub reason: String,
+    /// `message`: a human-readable prompt for whoever answers.
+    pub message: Option<String>,
+    /// `toolCallId`: the call this interrupt approves (rule I3).
+    pub tool_call_id: Option<String>,
+    /// `responseSchema`: a JSON Schema of the answer (an object), as given.
+    pub response_schema: Option<Opaque>,
+    /// `expiresAt`: when the interrupt stops being answerable, as given.
+    pub expires_at: Option<String>,
+    /// `metadata`: an object, as given.
+    pub metadata: Option<Opaque>,
+    /// `subagentRunId`: the subagent that raised it.
+    pub subagent_run_id: Option<String>,
+    /// Fields the schema does not describe, in order, as given.
+    pub extra: Vec<(String, Opaque)>,
+}
+
+/// The fields an interrupt's schema describes.
+const KNOWN: [&str; 8] = [
+    "id",
+    "reason",
+    "message",
+    "toolCallId",
+    "responseSchema",
+    "expiresAt",
+    "metadata",
+    "subagentRunId",
+];
+
+/// Written as its JSON text, known fields first, then the others as given,
+/// like [`Opaque`] (a map serializer would link `serde_json`'s float
+/// formatting for keys into the wasm module).
+impl Serialize for Interrupt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.to_json_text().as_bytes())
+    }
+}
+
+impl Interrupt {
+    /// The interrupt as compact JSON text.
+    fn to_json_text(&self) -> String {
+        let mut out = format!(
+            r#"{{"id":{},"reason":{}"#,
+            quoted(&self.id),
+            quoted(&self.reason)
+        );
+        let strings = [
+            ("message", &self.message),
+            ("toolCallId", &self.tool_call_id),
+            ("expiresAt", &self.expires_at),
+            ("subagentRunId", &self.subagent_run_id),
+        ];
+        for (key, value) in strings {
+            if let Some(value) = value {
+                out.push_str(&format!(r#","{key}":{}"#, quoted(value)));
+            }
+        }
+        let opaque = [
+            ("responseSchema", &self.response_schema),
+            ("metadata", &self.metadata),
+        ];
+        for (key, value) in opaque {
+            if let Some(value) = value {
+                out.push_str(&format!(r#","{key}":{}"#, value.get()));
+            }
+        }
+        for (key, value) in &self.extra {
+            out.push_str(&format!(",{}:{}", quoted(key), value.get()));
+        }
+        out.push('}');
+        out
+    }
+}
+
+#[cfg(test)]
+impl ts_rs::TS for Interrupt {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+    fn name(_: &ts_rs::Config) -> String {
+        "Interrupt".into()
+    }
+    fn inline(c: &ts_rs::Config) -> String {
+        Self::name(c)
+    }
+    fn decl_concrete(c: &ts_rs::Config) -> String {
+        Self::decl(c)
+    }
+    fn decl(_: &ts_rs::Config) -> String {
+        "type Interrupt = { id: string, reason: string, message?: string, toolCallId?: string, \
+         responseSchema?: { [key in string]?: unknown }, expiresAt?: string, \
+         metadata?: { [key in string]?: unknown }, subagentRunId?: string, \
+         [key: string]: unknown };"
+            .into()
+    }
+    fn docs() -> Option<String> {
+        Some(
+            "/**\n * One interrupt of an interrupt outcome (rule I1), its fields as given.\n */\n"
+                .into(),
+        )
+    }
+}
+
+/// How a resume entry disposes of its interrupt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResumeStatus {
+    /// `resolved`: answered, with the payload the agent asked for.
+    Resolved,
+    /// `cancelled`: explicitly abandoned.
+    Cancelled,
+}
+
+/// One entry of `RunAgentInput.resume` (rule I5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResumeEntry {
+    /// `interruptId`: the interrupt answered.
+    pub interrupt_id: String,
+    /// `status`.
+    pub status: ResumeStatus,
+    /// `payload`: the answer, any JSON value but `null`, as given.
+    pub payload: Option<Opaque>,
+}
+
+/// `outcome.interrupts`: a non-empty list of interrupts.
+pub(super) fn interrupts(items: Vec<Raw<'_>>) -> Result<Vec<Interrupt>, String> {
+    if items.is_empty() {
+        return Err("field \"outcome.interrupts\" must be a non-empty array".into());
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        out.push(interrupt(item, &format!("outcome.interrupts[{i}]"))?);
+    }
+    Ok(out)
+}
+
+fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
+    let map = Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))?;
+    let string = |key: &str| strict_string(&map, key, path);
+    let object = |key: &str| strict_object(&map, key, path);
+    let require = |key: &str, value: Option<String>| {
+        value.ok_or_else(|| format!("missing field \"{path}.{key}\""))
+    };
+    let mut extra = Vec::new();
+    for (key, value) in map.entries() {
+        if !KNOWN.contains(&key) && !extra.iter().any(|(k, _)| k == key) {
+            // A repeated key keeps its last value, as `JSON.parse` does.
+            let last = map.get(key).unwrap_or(value);
+            extra.push((key.to_owned(), Opaque::from_raw(last)));
+        }
+    }
+    Ok(Interrupt {
+        id: require("id", string("id")?)?,
+        reason: require("reason", string("reason")?)?,
+        message: string("message")?,
+        tool_call_id: string("toolCallId")?,
+        response_schema: object("responseSchema")?,
+        expires_at: string("expiresAt")?,
+        metadata: object("metadata")?,
+        subagent_run_id: string("subagentRunId")?,
+        extra,
+    })
+}
+
+/// An optional string field; `null` is not absent (the 1.0 schema refuses it).
+fn strict_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+    match map.get(key).map(json::scalar) {
+        None => Ok(None),
+        Some(Scalar::Str(s)) => Ok(Some(s.into_text().into_owned())),
+        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
+    }
+}
+
+/// An optional object field, kept as given.
+fn strict_object(map: &Fields, key: &str, path: &str) -> Result<Option<Opaque>, String> {
+    match map.get(key) {
+        None => Ok(None),
+        Some(v) if json::kind(v) == Kind::Object => Ok(Some(Opaque::from_raw(v))),
+        Some(_) => Err(format!("field \"{path}.{key}\" must be an object")),
+    }
+}
+
+/// `input.resume`: the resume entries (`null` reads as absent).
+pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
+    if json::kind(v) == Kind::Null {
+        return Ok(None);
+    }
+    let items = json::items(v).ok_or("field \"input.resume\" must be an array")?;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        let path = format!("input.resume[{i}]");
+        let map = Fields::of(item).ok_or_else(|| format!("field \"{path}\" must be an object"))?;
+        let interrupt_id = strict_string(&map, "interruptId", &path)?
+            .ok_or_else(|| format!("missing field \"{path}.interruptId\""))?;
+        let status = match strict_string(&map, "status", &path)?.as_deref() {
+            Some("resolved") => ResumeStatus::Resolved,
+            Some("cancelled") => ResumeStatus::Cancelled,
+            Some(_) => {
+                return Err(format!(
+                    "field \"{path}.status\" must be \"resolved\" or \"cancelled\""
+                ))
+            }
+            None => return Err(format!("missing field \"{path}.status\"")),
+        };
+        let payload = match map.get("payload") {
+            Some(v) if json::kind(v) == Kind::Null => {
+                return Err(format!("field \"{path}.payload\" must not be null"))
+            }
+            Some(v) => Some(Opaque::from_raw(v)),
+            None => None,
+        };
+        out.push(ResumeEntry {
+            interrupt_id,
+            status,
+            payload,
+        });
+    }
+    Ok(Some(out))
+}
