@@ -41,7 +41,7 @@ mod decisions;
 mod next_run;
 
 pub use decisions::DECLINED_CONTENT;
-pub use next_run::UnansweredCall;
+pub use next_run::{UnansweredCall, ABANDONED_CONTENT};
 
 use crate::events::Opaque;
 use crate::machine::ResultSource;
