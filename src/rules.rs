@@ -100,6 +100,8 @@ pub const RULES: &[Rule] = &[
     r("F5", Behaviour, "The application answers, fails or declines each pending call.", "Each disposal gives exactly one tool message for the next run's input."),
     r("F6", Behaviour, "The next run answers every pending call.", "A run input that leaves a pending call unanswered is refused, naming each call."),
     r("F7", Warning, "A call to an unadvertised tool left unanswered at run end.", "Calls to tools the application never advertised are flagged."),
+    r("F8", Behaviour, "A frontend call history leaves unanswered is pending again.", "A call to an advertised tool restored from history with no tool message answering it is pending; the next run must answer it."),
+    r("F11", Behaviour, "A call a run abandoned is closed in the next input.", "A call stopped mid-stream or abandoned by RUN_ERROR that the history holds is answered by nextRun, toolMessages() and the adapter alike."),
     r("S1", Behaviour, "Arguments are validated against the tool's schema.", "At close, an advertised tool's arguments are checked against its JSON Schema."),
     r("S2", Behaviour, "Calls without a schema are unvalidated.", "A call with no advertised schema is marked unvalidated."),
     r("S3", Behaviour, "Consent is explicit.", "Only the application approves or declines; a tool may require approval before an answer."),

@@ -43,6 +43,8 @@ export const RULES = Object.freeze([
   { id: "F5", class: "behaviour", title: "The application answers, fails or declines each pending call.", summary: "Each disposal gives exactly one tool message for the next run's input." },
   { id: "F6", class: "behaviour", title: "The next run answers every pending call.", summary: "A run input that leaves a pending call unanswered is refused, naming each call." },
   { id: "F7", class: "warning", title: "A call to an unadvertised tool left unanswered at run end.", summary: "Calls to tools the application never advertised are flagged." },
+  { id: "F8", class: "behaviour", title: "A frontend call history leaves unanswered is pending again.", summary: "A call to an advertised tool restored from history with no tool message answering it is pending; the next run must answer it." },
+  { id: "F11", class: "behaviour", title: "A call a run abandoned is closed in the next input.", summary: "A call stopped mid-stream or abandoned by RUN_ERROR that the history holds is answered by nextRun, toolMessages() and the adapter alike." },
   { id: "S1", class: "behaviour", title: "Arguments are validated against the tool's schema.", summary: "At close, an advertised tool's arguments are checked against its JSON Schema." },
   { id: "S2", class: "behaviour", title: "Calls without a schema are unvalidated.", summary: "A call with no advertised schema is marked unvalidated." },
   { id: "S3", class: "behaviour", title: "Consent is explicit.", summary: "Only the application approves or declines; a tool may require approval before an answer." },
