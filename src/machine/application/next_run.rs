@@ -44,12 +44,17 @@ impl Tracker {
     /// holding it.
     pub fn tool_messages(&self) -> Vec<ToolMessage> {
         // Loops rather than `collect` over adapters (size). Both sets are
-        // in call order; merged, the list is too.
+        // in call order: a merge keeps the list in call order too.
         let mut messages = Vec::new();
-        let mut closing = self.unclosed.into_iter().peekable();
+        let mut closing = Vec::new();
+        for &c in &self.unclosed {
+            closing.push(c);
+        }
+        let mut next = 0;
         for &i in &self.undelivered {
-            while let Some(&c) = closing.next_if(|&&c| c < i) {
-                messages.push(self.closing_message(c));
+            while next < closing.len() && closing[next] < i {
+                messages.push(self.closing_message(closing[next]));
+                next += 1;
             }
             let call = &self.calls[i];
             let answer = call
@@ -65,7 +70,7 @@ impl Tracker {
                 });
             }
         }
-        for &c in closing {
+        for &c in &closing[next..] {
             messages.push(self.closing_message(c));
         }
         messages
@@ -74,12 +79,13 @@ impl Tracker {
     /// The tool message closing abandoned call `i` (rule F11).
     fn closing_message(&self, i: usize) -> ToolMessage {
         let call = &self.calls[i];
-        let base = format!("{}:closed", call.id);
-        let mut id = base.clone();
-        let mut n = 2;
+        let mut id = call.id.clone() + ":closed";
+        let base = id.len();
+        let mut n = 1u32;
         while self.message_ids.contains(&id) || self.messages.contains_key(&id) {
-            id = format!("{base}{n}");
             n += 1;
+            id.truncate(base);
+            id += &n.to_string();
         }
         ToolMessage {
             id,
@@ -111,17 +117,19 @@ impl Tracker {
         }
         let mut held = Names::default();
         let mut restored = Vec::new();
-        for c in input.messages.iter().flat_map(|m| &m.tool_calls) {
-            if held.insert(c.id.clone())
-                && !self.by_id.contains_key(&c.id)
-                && !answered.contains(&c.id)
-                && self.advertised_by(input, &c.name)
-            {
-                restored.push(UnansweredCall {
-                    tool_call_id: c.id.clone(),
-                    tool_name: c.name.clone(),
-                    answer_left_out: false,
-                });
+        for m in &input.messages {
+            for c in &m.tool_calls {
+                if held.insert(c.id.clone())
+                    && !self.by_id.contains_key(&c.id)
+                    && !answered.contains(&c.id)
+                    && self.advertised_by(input, &c.name)
+                {
+                    restored.push(UnansweredCall {
+                        tool_call_id: c.id.clone(),
+                        tool_name: c.name.clone(),
+                        answer_left_out: false,
+                    });
+                }
             }
         }
         let mut unanswered = Vec::new();
@@ -143,8 +151,14 @@ impl Tracker {
     /// Whether a run declared with `input` advertises tool `name` (rule F1):
     /// the input's tools replace the run's, the options' stay.
     fn advertised_by(&self, input: &RunInput, name: &str) -> bool {
-        let given = input.tools.iter().flatten().any(|t| t.name == name);
-        given || self.option_tools.get(name).is_some()
+        if let Some(tools) = &input.tools {
+            for t in tools {
+                if t.name == name {
+                    return true;
+                }
+            }
+        }
+        self.option_tools.get(name).is_some()
     }
 
     /// [`Tracker::check_input`] of a `RunAgentInput` given as JSON text.
@@ -159,18 +173,28 @@ impl Tracker {
     /// application's answers. The run itself starts with the stream's
     /// `RUN_STARTED`, which may echo the same input.
     pub fn start_run(&mut self, input: RunInput) -> Result<(), ApplicationError> {
+        self.declare(input, true)
+    }
+
+    /// A run input's history, seeded (rule A5): checked first (F6) when it
+    /// starts a run; `restore`'s keeps the tools when it gives none.
+    fn declare(&mut self, input: RunInput, starts: bool) -> Result<(), ApplicationError> {
         if let Some(fatal) = &self.fatal {
             return Err(ApplicationError::Stopped { code: fatal.code });
         }
         if self.run.status == RunStatus::Running || !self.open.is_empty() {
             return Err(ApplicationError::RunActive);
         }
-        let unanswered = self.check_input(&input);
-        if !unanswered.is_empty() {
-            return Err(ApplicationError::Unanswered(unanswered));
+        if starts {
+            let unanswered = self.check_input(&input);
+            if !unanswered.is_empty() {
+                return Err(ApplicationError::Unanswered(unanswered));
+            }
         }
         let mut plan = Plan::new(self.events_seen);
-        plan.ops.push(Op::RunTools(input.tools, false));
+        if starts || input.tools.is_some() {
+            plan.ops.push(Op::RunTools(input.tools, false));
+        }
         self.plan_seed(&mut plan, input.messages, true)
             .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
@@ -210,21 +234,7 @@ impl Tracker {
     /// t.answer("c1", json!("yes"), "m1").unwrap();
     /// ```
     pub fn restore(&mut self, input: RunInput) -> Result<(), ApplicationError> {
-        if let Some(fatal) = &self.fatal {
-            return Err(ApplicationError::Stopped { code: fatal.code });
-        }
-        if self.run.status == RunStatus::Running || !self.open.is_empty() {
-            return Err(ApplicationError::RunActive);
-        }
-        let mut plan = Plan::new(self.events_seen);
-        if input.tools.is_some() {
-            plan.ops.push(Op::RunTools(input.tools, false));
-        }
-        self.plan_seed(&mut plan, input.messages, true)
-            .and_then(|()| self.charge(&mut plan))
-            .map_err(|v| ApplicationError::Limit(v.message))?;
-        self.apply(&mut plan);
-        Ok(())
+        self.declare(input, false)
     }
 
     /// [`Tracker::restore`] with a `RunAgentInput` (or `{messages, tools?}`)
