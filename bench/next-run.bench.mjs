@@ -3,7 +3,10 @@
 // an answered frontend call: the input is the app's history (user and
 // assistant text, 2 messages a turn), the output 3 a turn (the assistant
 // message gets its call, then the answer). The cost per message should stay
-// flat as the thread grows. `npm run bench:next-run`.
+// flat as the thread grows. Then a history holding many tool messages for
+// one call (a MESSAGES_SNAPSHOT can deliver one): the cost per input message
+// should stay flat too (`NEXT_RUN_MAX` caps the sizes tried, for timing a
+// slower build). `npm run bench:next-run`.
 import { ToolCallTracker } from "../pkg/index.js";
 import { nsPerOp, warmUp } from "./support.mjs";
 
@@ -48,4 +51,38 @@ for (const turns of [10, 100, 1000]) {
       `${(ns / out).toFixed(0).padStart(5)} ns per output message (${input.messages.length} in, ${out} out)`,
   );
   tracker.free();
+}
+
+/** A tracker with one answered call, and an input holding `count` tool messages for it. */
+function manyAnswers(count) {
+  const tracker = new ToolCallTracker({ tools });
+  for (const e of [
+    { type: "RUN_STARTED", threadId: "t", runId: "r1" },
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "confirm", parentMessageId: "a1" },
+    { type: "TOOL_CALL_END", toolCallId: "c1" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r1" },
+  ]) {
+    tracker.push(e);
+  }
+  tracker.answer("c1", "approved");
+  const messages = [
+    { id: "u1", role: "user", content: "deploy" },
+    { id: "a1", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "confirm", arguments: "" } }] },
+  ];
+  for (let k = 0; k < count; k++) messages.push({ id: `m${k}`, role: "tool", toolCallId: "c1", content: `answer ${k}` });
+  return { tracker, input: { threadId: "t", runId: "next", messages, tools, context: [], state: {}, forwardedProps: {} } };
+}
+
+const most = Number(process.env.NEXT_RUN_MAX ?? Infinity);
+console.log("nextRun, one call with many tool messages in the input (best of 3, one run each)");
+for (const count of [1_000, 10_000, 30_000, 100_000].filter((c) => c <= most)) {
+  let best = Infinity;
+  for (let r = 0; r < 3; r++) {
+    const { tracker, input } = manyAnswers(count);
+    const t0 = performance.now();
+    tracker.nextRun(input);
+    best = Math.min(best, performance.now() - t0);
+    tracker.free();
+  }
+  console.log(`${String(count).padStart(7)} tool messages: ${best.toFixed(1).padStart(9)} ms per nextRun, ${((best * 1e6) / count).toFixed(0).padStart(6)} ns per input message`);
 }

@@ -7,12 +7,16 @@ import { ToolCallStreamError } from "./index.js";
 export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
 
 /**
- * Subscribes `tracker` to `agent`: each run's input is declared to it
- * (`startRun`, its `resume` list from `runAgent({ resume })` checked
- * against the open interrupts), every event goes through it before the agent applies it, an
- * event it refuses (fatal) is not applied and stops the run (`agent.abortRun()`),
- * and a run that is stopped, fails or ends without a terminal event aborts the
- * tracker's run. Returns the unsubscribe function.
+ * Subscribes `tracker` to `agent`: the agent's history, when it has one (a
+ * page reloaded), restores the tracker (rule F8); each run's input is
+ * declared to it (`startRun`, its `resume` list from `runAgent({ resume })`
+ * checked against the open interrupts), with a closing tool message added
+ * for every call the agent holds that a stopped or failed run abandoned
+ * (rule F11); every event goes through it before the agent applies it, an
+ * event it refuses (fatal) is not applied and stops the run
+ * (`agent.abortRun()`), and a run that is stopped, fails or ends without a
+ * terminal event aborts the tracker's run, with the reason. Returns the
+ * unsubscribe function.
  */
 export function trackAgent(agent, tracker, { onRefused = (error) => console.error(error) } = {}) {
   if (!agent || typeof agent.subscribe !== "function") throw new TypeError("trackAgent needs an @ag-ui/client agent");
@@ -24,17 +28,28 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
   const endRun = (reason) => {
     if (tracker.snapshot().run.status === "running") tracker.abortRun(reason);
   };
+  if (Array.isArray(agent.messages) && agent.messages.length > 0) {
+    try {
+      tracker.restore({ messages: agent.messages });
+    } catch (error) {
+      onRefused(error);
+    }
+  }
   const { unsubscribe } = agent.subscribe({
-    onRunInitialized({ input }) {
+    onRunInitialized({ input, messages }) {
       refused = false;
+      const closed = withClosings(messages ?? input.messages, tracker);
       try {
-        tracker.startRun(input);
+        tracker.startRun(closed ? { ...input, messages: closed.filter((m) => m?.role !== "activity") } : input);
       } catch (error) {
         refused = true;
         // Before the request leaves: an aborted HttpAgent sends nothing.
         stop();
         onRefused(error);
+        return undefined;
       }
+      // The agent's history, and so the input it sends, gets them too.
+      return closed ? { messages: closed } : undefined;
     },
     onEvent({ event }) {
       if (refused) return { stopPropagation: true };
@@ -63,4 +78,45 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
     },
   });
   return unsubscribe;
+}
+
+/**
+ * `messages` with a closing tool message (from `tracker.toolMessages()`)
+ * after each call they hold that the tracker abandoned and nothing answers
+ * (rule F11), among the tool messages following its assistant message in
+ * `toolCalls` order; `null` when there is none to add.
+ */
+function withClosings(messages, tracker) {
+  const abandoned = new Set(tracker.snapshot().calls.filter((c) => c.status === "abandoned").map((c) => c.id));
+  const closings = new Map(tracker.toolMessages().filter((m) => abandoned.has(m.toolCallId)).map((m) => [m.toolCallId, m]));
+  if (closings.size === 0 || !Array.isArray(messages)) return null;
+  const answered = new Set(messages.filter((m) => m?.role === "tool").map((m) => m.toolCallId));
+  const out = [];
+  let added = false;
+  for (let k = 0; k < messages.length; ) {
+    const m = messages[k++];
+    out.push(m);
+    const calls = m?.role === "assistant" && Array.isArray(m.toolCalls) ? m.toolCalls : [];
+    if (!calls.some((c) => closings.has(c?.id) && !answered.has(c.id))) continue;
+    // The tool messages after it, by call; each call's, or its closing, in order.
+    const block = new Map();
+    while (k < messages.length && messages[k]?.role === "tool") {
+      const t = messages[k++];
+      const same = block.get(t.toolCallId);
+      if (same) same.push(t);
+      else block.set(t.toolCallId, [t]);
+    }
+    for (const c of calls) {
+      const own = block.get(c?.id);
+      block.delete(c?.id);
+      if (own) out.push(...own);
+      else if (closings.has(c?.id) && !answered.has(c.id)) {
+        out.push(closings.get(c.id));
+        answered.add(c.id);
+        added = true;
+      }
+    }
+    for (const rest of block.values()) out.push(...rest);
+  }
+  return added ? out : null;
 }

@@ -623,13 +623,26 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
    */
   nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
+  /**
+   * Restores the thread from saved history (a page reloaded): the messages
+   * seed the tracker as a run input's do, the tools (when given) are
+   * advertised, and a call to an advertised tool that no tool message
+   * answers is pending again (rule F8), for the application to answer
+   * before the next run. No run starts. A `ToolCallRefusedError` (nothing
+   * changed) while a run is active.
+   */
+  restore(input: { messages: RunAgentInput["messages"]; tools?: RunAgentInput<Tools>["tools"] }): Snapshot<Tools>;
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
   abortRun(reason?: string): Snapshot<Tools>;
   approve(toolCallId: string): Snapshot<Tools>;
   decline(toolCallId: string, reason?: string | null): Snapshot<Tools>;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;
   fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot<Tools>;
-  /** The application's answers, for the next run's `input.messages`. */
+  /**
+   * The application's answers, for the next run's `input.messages`, and a
+   * closing message (`error: "abandoned"`) for each call a stopped or
+   * failed run abandoned (rule F11), until a run input carries them.
+   */
   toolMessages(): ToolMessage[];
   /**
    * Resolves an open interrupt (rule I4): the next run's resume entry

@@ -149,6 +149,8 @@ export class ToolCallTracker {
   #onEvent;
   /** The last snapshot the listeners were told. */
   #told = null;
+  /** The names of the tools the options advertise (for `nextRun`, rule F8). */
+  #toolNames;
 
   constructor(options = {}) {
     if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
@@ -164,6 +166,7 @@ export class ToolCallTracker {
       throw new TypeError(`ToolCallTracker options: ${error.message}`);
     }
     this.#onEvent = onEvent;
+    this.#toolNames = toolNames(JSON.parse(text).tools);
   }
 
   /** Reads one AG-UI event object. */
@@ -230,21 +233,37 @@ export class ToolCallTracker {
   nextRun(input) {
     this.#live("nextRun");
     if (kind(input) !== "object") throw new TypeError(`nextRun(input): input must be an object (got ${kind(input)})`);
-    let messages, ids, next;
+    let messages, ids, next, given;
     try {
       messages = input.messages ?? [];
       if (kind(messages) === "an array") ids = messages.map((m) => String(m?.id)).join("\0");
       next = { ...input };
+      given = toolNames(next.tools);
     } catch (error) {
       unreadable("nextRun(input): input", error);
     }
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
     const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
-    next.messages = completeHistory(messages, this.snapshot().calls, at);
+    // The run advertises the options' tools and the input's (rule F1).
+    const advertised = (name) => this.#toolNames.has(name) || given.has(name);
+    next.messages = completeHistory(messages, this.snapshot().calls, at, advertised);
     const resume = resumeList(next.resume, this.snapshot().interrupts);
     if (resume !== undefined) next.resume = resume;
     this.startRun(next); // refuses, naming them, calls left unanswered and interrupts left uncovered
     return next;
+  }
+
+  /**
+   * Restores the thread from saved history (a page reloaded): `input.messages`
+   * seed the tracker as a run input's do, `input.tools` (when given) are
+   * advertised, and a call to an advertised tool no tool message answers is
+   * pending again (rule F8). No run starts.
+   */
+  restore(input) {
+    this.#live("restore");
+    const [text, plain] = spelt(input, "restore(input)", false);
+    restoreInput(plain, "restore(input): input");
+    return this.#operation("restore", (core) => core.restore(text));
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
@@ -703,6 +722,19 @@ const runInput = shape([
   ["context", list(shape([]))],
   ["resume", list(shape([["interruptId", str, true], ["status", str, true]]))],
 ]);
+
+/** Saved history for `restore`: its messages, and the tools it advertised. */
+const restoreInput = shape([
+  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
+  ["tools", list(shape([["name", str, true], ["description", str]]))],
+]);
+
+/** The names of a list of tools (anything else: none; `startRun` names what is wrong). */
+function toolNames(tools) {
+  const names = new Set();
+  if (Array.isArray(tools)) for (const t of tools) if (typeof t?.name === "string") names.add(t.name);
+  return names;
+}
 
 /** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */
 function checkRunInput(input) {

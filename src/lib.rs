@@ -43,7 +43,7 @@ pub use events::{Event, EventBody, EventError, Interrupt, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
     ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, Validation,
-    DECLINED_CONTENT,
+    ABANDONED_CONTENT, DECLINED_CONTENT,
 };
 pub use machine::{CallChange, Changes};
 pub use machine::{Clock, InterruptDecision, OpenInterrupt, UncoveredInterrupt};

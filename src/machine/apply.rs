@@ -3,7 +3,7 @@
 
 use super::plan::{CallRef, Op, Ops, Plan, Start};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
-use super::{indices, Tracker, UnmatchedResult};
+use super::{indices, Names, Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
 use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
@@ -135,6 +135,10 @@ impl Tracker {
         call.status = status;
         call.closed_at = closing_event;
         call.lane = None;
+        if status == CallStatus::Abandoned && !call.answered() {
+            // The application's history may hold it half-streamed (rule F11).
+            self.unclosed.insert(i);
+        }
         self.touch(i);
     }
 
@@ -148,6 +152,7 @@ impl Tracker {
         let advertised = self.tool(&start.name).is_some();
         let i = if let Some(i) = start.reopen {
             self.withdraw_undelivered_answer(i);
+            self.unclosed.remove(&i);
             let call = &mut self.calls[i];
             call.reopen_count = call.reopen_count.saturating_add(1);
             call.validation = super::Validation::Unvalidated;
@@ -245,6 +250,7 @@ impl Tracker {
                 let call = &mut self.calls[i];
                 if result.answers() {
                     call.pending = false;
+                    self.unclosed.remove(&i);
                 }
                 call.results.push(result);
                 self.touch(i);
@@ -393,6 +399,10 @@ impl Tracker {
     /// What the tracker already knows wins over history. A run input's
     /// tool messages also deliver the application's answers (rule F5).
     fn seed(&mut self, messages: Vec<Message>, run_input: bool) {
+        if run_input {
+            self.forget_unheld_closings(&messages);
+        }
+        let first_seeded = self.calls.len();
         for message in messages {
             self.note_message(&message.id);
             let owners = &mut self.owners;
@@ -413,13 +423,56 @@ impl Tracker {
                 self.seed_answer(id, message.id, message.content, message.error, owner);
             }
         }
+        self.pend_restored(first_seeded);
+    }
+
+    /// Rule F8: a call to an advertised tool that history holds with no
+    /// tool message answering it is pending again, as it was before the
+    /// page reloaded: the application must answer it, nothing else does.
+    /// Only calls this history made known (what the tracker already knew
+    /// wins over history).
+    fn pend_restored(&mut self, first_seeded: usize) {
+        for i in first_seeded..self.calls.len() {
+            let call = &mut self.calls[i];
+            if call.advertised && !call.answered() && !call.pending {
+                call.pending = true;
+                self.touch(i);
+            }
+        }
+    }
+
+    /// Rule F11: an abandoned call a run input neither holds nor answers is
+    /// not in the application's history: it needs no closing message.
+    fn forget_unheld_closings(&mut self, messages: &[Message]) {
+        if self.unclosed.is_empty() {
+            return;
+        }
+        let mut held = Names::default();
+        for m in messages {
+            for c in &m.tool_calls {
+                held.insert(c.id.clone());
+            }
+            if let Some(id) = &m.tool_call_id {
+                held.insert(id.clone());
+            }
+        }
+        let mut gone = Vec::new();
+        for &i in &self.unclosed {
+            if !held.contains(&self.calls[i].id) {
+                gone.push(i);
+            }
+        }
+        for i in gone {
+            self.unclosed.remove(&i);
+        }
     }
 
     /// A run input carries an answer to this call: the application's own
     /// answer need not be listed for the next run any more.
     fn mark_delivered(&mut self, tool_call_id: &str) {
         if let Some(&i) = self.by_id.get(tool_call_id) {
-            if self.undelivered.remove(&i) {
+            let closed = self.unclosed.remove(&i);
+            if self.undelivered.remove(&i) || closed {
                 self.touch(i);
             }
         }
@@ -465,10 +518,13 @@ impl Tracker {
         if self.calls[i].awaiting_interrupt.is_some() {
             return;
         }
-        if self.calls[i]
-            .results
-            .iter()
-            .any(|r| r.message_id == message_id)
+        // Only an id the thread uses can be a result already: a history of
+        // many tool messages for one call is not scanned once per message.
+        if self.message_ids.contains(&message_id)
+            && self.calls[i]
+                .results
+                .iter()
+                .any(|r| r.message_id == message_id)
         {
             return;
         }

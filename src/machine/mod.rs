@@ -19,7 +19,9 @@ mod tools;
 mod validation;
 
 pub use application::UncoveredInterrupt;
-pub use application::{ApplicationError, ToolMessage, UnansweredCall, DECLINED_CONTENT};
+pub use application::{
+    ApplicationError, ToolMessage, UnansweredCall, ABANDONED_CONTENT, DECLINED_CONTENT,
+};
 pub use changes::{CallChange, Changes};
 pub use clock::Clock;
 pub use state::{
@@ -173,6 +175,10 @@ pub struct Tracker {
     /// Calls whose application answer no run input has carried yet
     /// (rule F5), by index, so in start order.
     pub(crate) undelivered: Indices,
+    /// Abandoned calls with no answer that no run input has closed yet
+    /// (rule F11), by index: `tool_messages` lists a closing message for
+    /// each, since the application's history may hold the call.
+    pub(crate) unclosed: Indices,
     pub(crate) lanes: Lanes,
     pub(crate) violations: crate::violation_log::ViolationLog,
     pub(crate) unmatched: Vec<UnmatchedResult>,
@@ -229,6 +235,7 @@ impl Tracker {
             message_ids: Names::default(),
             message_seq: HashMap::new(),
             undelivered: Indices::default(),
+            unclosed: Indices::default(),
             lanes: Lanes::default(),
             violations: Default::default(),
             unmatched: Vec::new(),

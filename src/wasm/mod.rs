@@ -193,6 +193,12 @@ impl WasmTracker {
         self.applied(|t| t.start_run_json(input_json))
     }
 
+    /// Restores a thread from saved history (`Tracker::restore`): seeds it,
+    /// calls left unanswered pending again (rule F8).
+    pub fn restore(&mut self, input_json: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.restore_json(input_json))
+    }
+
     /// Where each message (ids separated by NUL) and then each call first
     /// appeared in the thread (`Tracker::message_position`, `-1` for an
     /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s

@@ -213,3 +213,51 @@ test("l8_track_agent_accepts_a_cancelled_run_and_the_thread_goes_on", async () =
   assert.equal(s.run.status, "finished");
   assert.deepEqual(refused, []);
 });
+
+test("l5_an_event_the_client_rejects_aborts_the_run_with_the_clients_reason", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-client" });
+  trackAgent(agent, tracker);
+  // @ag-ui/client refuses the args of a call never started before the tracker sees them.
+  script.push((i) => ({ events: [runStarted(i.runId, { threadId: "t-client" }), start("c1", "confirm_deploy", { parentMessageId: "a1" }), args("c1", '{"s'), args("c9", "{}")] }));
+  agent.addMessages([user("u1")]);
+  const error = console.error;
+  console.error = () => {};
+  try {
+    await assert.rejects(agent.runAgent({ tools: TOOLS }), /No active tool call found with ID 'c9'/);
+  } finally {
+    console.error = error;
+  }
+  const s = tracker.snapshot();
+  assert.equal(s.fatal, null, "the tracker refused nothing");
+  assert.equal(s.run.status, "aborted");
+  assert.match(s.run.error, /No active tool call found with ID 'c9'/);
+  // What the client had let through before it failed is closed, not left dangling.
+  assert.ok(s.calls.every((c) => c.status === "abandoned"));
+});
+
+test("f8_track_agent_restores_a_reloaded_agents_history_its_frontend_call_pending", async () => {
+  inputs.length = 0;
+  const saved = [
+    user("u1"),
+    { id: "a1", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "confirm_deploy", arguments: '{"service":"checkout"}' } }] },
+  ];
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-reload", initialMessages: saved });
+  const refusals = [];
+  trackAgent(agent, tracker, { onRefused: (e) => refusals.push(e) });
+  assert.deepEqual(tracker.snapshot().pendingCalls.map((c) => c.id), ["c1"]);
+  // Sent as it stands, the run is refused before its request leaves.
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(inputs.length, 0);
+  assert.match(refusals[0].message, /c1 \(confirm_deploy\)/);
+  tracker.answer("c1", "approved");
+  agent.addMessages(tracker.toolMessages());
+  script.push((i) => run(i, text("a2", ["Deployed."])));
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(inputs.length, 1);
+  assert.equal(inputs[0].messages.find((m) => m.toolCallId === "c1").content, "approved");
+  assert.equal(tracker.snapshot().run.status, "finished");
+});

@@ -2,6 +2,7 @@
 // history check and @ag-ui/client's own outgoing-input validation), feeding the
 // output back, abortRun mid-call, and onEvent (rule F6, L5, E1).
 import { test } from "node:test";
+import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
 import { enforceOutgoingInput } from "@ag-ui/client";
 import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
@@ -298,4 +299,79 @@ test("p2_on_event_hands_over_only_what_1_0_describes", () => {
     tracker.free();
     t2.free();
   }
+});
+
+// The history a page saved before it reloaded: c0 answered, the last
+// assistant message's frontend call c1 not.
+const saved = () => [
+  user("u1"),
+  { id: "a1", role: "assistant", toolCalls: [{ id: "c0", type: "function", function: { name: "confirm_deploy", arguments: "{}" } }] },
+  { id: "m0", role: "tool", toolCallId: "c0", content: "yes" },
+  user("u2"),
+  { id: "a2", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "confirm_deploy", arguments: '{"service":"checkout"}' } }] },
+];
+
+test("f8_a_reloaded_thread_shows_its_unanswered_frontend_call_pending_until_the_user_answers", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const restored = tracker.restore({ messages: saved() });
+  assert.deepEqual(restored.pendingCalls.map((c) => [c.id, c.args.service]), [["c1", "checkout"]]);
+  // Nothing answers it on the user's behalf: the next run must.
+  assert.throws(
+    () => tracker.nextRun(input("r3", [...saved(), user("u3")])),
+    (e) => e instanceof ToolCallRefusedError && e.kind === "unanswered" && e.toolCallIds.join() === "c1",
+  );
+  tracker.answer("c1", "approved");
+  const next = tracker.nextRun(input("r3", [...saved(), user("u3")]));
+  checkHistory(next.messages, { calls: ["c0", "c1"], users: ["u1", "u2", "u3"] });
+  assert.equal(next.messages.find((m) => m.toolCallId === "c1").content, "approved");
+  assert.deepEqual(tracker.snapshot().pendingCalls, []);
+});
+
+test("f8_next_run_never_closes_a_restored_frontend_call_as_abandoned", () => {
+  // A fresh tracker given the saved history straight away: refused, naming
+  // the call, rather than answered "abandoned" behind the user's back.
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  assert.throws(() => tracker.nextRun(input("r3", saved())), /c1 \(confirm_deploy\)/);
+  // A call to a tool the run does not advertise is still closed, as before.
+  const other = new ToolCallTracker();
+  const next = other.nextRun({ ...input("r3", saved()), tools: [] });
+  assert.deepEqual(next.messages.at(-1), { id: "c1:closed", role: "tool", toolCallId: "c1", content: ABANDONED, error: "abandoned" });
+  assert.throws(() => tracker.restore({ messages: [{ id: "x" }] }), /messages\[0\]\.role/);
+});
+
+test("f11_tool_messages_close_a_call_the_user_stopped_mid_stream", () => {
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  tracker.nextRun(input("r1", [user("u1")]));
+  for (const e of [runStarted("r1"), start("c1", "confirm_deploy", { parentMessageId: "a1" }), args("c1", '{"serv')]) tracker.push(e);
+  tracker.abortRun("the user pressed stop");
+  const closing = { id: "c1:closed", role: "tool", toolCallId: "c1", content: ABANDONED, error: "abandoned" };
+  assert.deepEqual(tracker.toolMessages(), [closing]);
+  // The app's history holds the half-streamed call: with toolMessages() added, no dangling call.
+  const a1 = { id: "a1", role: "assistant", toolCalls: [{ id: "c1", type: "function", function: { name: "confirm_deploy", arguments: '{"serv' } }] };
+  assert.throws(() => tracker.startRun(input("r2", [user("u1"), a1, user("u2")])), (e) => e.kind === "unanswered" && e.unanswered[0].answerLeftOut);
+  const history = [user("u1"), a1, ...tracker.toolMessages(), user("u2")];
+  const next = tracker.nextRun(input("r2", history));
+  checkHistory(next.messages, { calls: ["c1"], users: ["u1", "u2"] });
+  assert.deepEqual(next.messages[2], closing);
+  assert.deepEqual(tracker.toolMessages(), [], "carried by a run input: no longer listed");
+});
+
+test("f6_next_run_is_linear_in_the_tool_messages_of_one_call", async () => {
+  // 200,000 tool messages for one call (a history from a MESSAGES_SNAPSHOT
+  // may hold them): about a second when linear, minutes when each message
+  // copies the list before it. The bound: a minute, on a worker the test
+  // stops when it is exceeded.
+  const worker = new Worker(new URL("./support/many-answers-worker.mjs", import.meta.url), { workerData: { count: 200_000 } });
+  let timer;
+  const bound = new Promise((resolve) => (timer = setTimeout(() => resolve("over a minute"), 60_000)));
+  const done = new Promise((resolve, reject) => {
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+  const messages = await Promise.race([done, bound]);
+  clearTimeout(timer);
+  await worker.terminate();
+  assert.notEqual(messages, "over a minute", "nextRun took over a minute: quadratic in the tool messages of one call");
+  checkHistory(messages, { calls: ["c1"], users: ["u1"] });
+  assert.equal(messages.length, 3, "one answer for the call; the others are left out");
 });

@@ -43,7 +43,7 @@ mod next_run;
 
 pub use decisions::DECLINED_CONTENT;
 pub use interrupts::UncoveredInterrupt;
-pub use next_run::UnansweredCall;
+pub use next_run::{UnansweredCall, ABANDONED_CONTENT};
 
 use crate::events::Opaque;
 use crate::machine::ResultSource;

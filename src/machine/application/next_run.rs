@@ -7,6 +7,14 @@ use crate::machine::plan::{Op, Plan};
 use crate::machine::{Names, ResultSource, RunStatus, Tracker};
 use std::fmt;
 
+/// The content of the tool message that closes an abandoned call (rule
+/// F11; the JS `nextRun` closes one with the same words).
+pub const ABANDONED_CONTENT: &str =
+    "This tool call was not completed: its run ended before the call was answered.";
+
+/// The `error` of that message.
+const ABANDONED_ERROR: &str = "abandoned";
+
 /// A call the next run's input leaves unanswered (rule F6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnansweredCall {
@@ -25,10 +33,29 @@ impl Tracker {
     /// `messages` must include them. A message stops being listed once a
     /// run input ([`Tracker::start_run`] or `RUN_STARTED.input`) carries a
     /// tool message for its call.
+    ///
+    /// A call abandoned with no answer (its run failed, or the application
+    /// stopped it mid-stream) gets a closing message too (rule F11):
+    /// `<toolCallId>:closed` (a number appended while the thread uses that
+    /// id), `error: "abandoned"`, [`ABANDONED_CONTENT`]. The application's
+    /// history may hold the call half-streamed (an `@ag-ui/client` agent's
+    /// does), and a dangling call is one most models reject. It stops being
+    /// listed once a run input answers the call, or is declared without
+    /// holding it.
     pub fn tool_messages(&self) -> Vec<ToolMessage> {
-        // Loops rather than `collect` over adapters (size).
+        // Loops rather than `collect` over adapters (size). Both sets are
+        // in call order: a merge keeps the list in call order too.
         let mut messages = Vec::new();
+        let mut closing = Vec::new();
+        for &c in &self.unclosed {
+            closing.push(c);
+        }
+        let mut next = 0;
         for &i in &self.undelivered {
+            while next < closing.len() && closing[next] < i {
+                messages.push(self.closing_message(closing[next]));
+                next += 1;
+            }
             let call = &self.calls[i];
             let answer = call
                 .results
@@ -43,7 +70,29 @@ impl Tracker {
                 });
             }
         }
+        for &c in &closing[next..] {
+            messages.push(self.closing_message(c));
+        }
         messages
+    }
+
+    /// The tool message closing abandoned call `i` (rule F11).
+    fn closing_message(&self, i: usize) -> ToolMessage {
+        let call = &self.calls[i];
+        let mut id = call.id.clone() + ":closed";
+        let base = id.len();
+        let mut n = 1u32;
+        while self.message_ids.contains(&id) || self.messages.contains_key(&id) {
+            n += 1;
+            id.truncate(base);
+            id += &n.to_string();
+        }
+        ToolMessage {
+            id,
+            tool_call_id: call.id.clone(),
+            content: crate::events::Opaque::string(ABANDONED_CONTENT),
+            error: Some(ABANDONED_ERROR.to_owned()),
+        }
     }
 
     /// The calls a run input leaves unanswered (rule F6), in start order:
@@ -51,6 +100,13 @@ impl Tracker {
     /// answer no run input carried yet, needs a `role: "tool"` message with
     /// its `toolCallId` in `input.messages`. Empty when the input may
     /// continue the thread.
+    ///
+    /// The input's own history counts too: a call it holds with no tool
+    /// message answering it is unanswered when the tracker has its answer
+    /// (an abandoned call's closing message, rule F11), or when the tracker
+    /// never saw it and it calls a tool the run advertises (rule F8: a call
+    /// restored from history is the user's to answer, not the next run's to
+    /// skip).
     pub fn check_input(&self, input: &RunInput) -> Vec<UnansweredCall> {
         // Owned ids, as in `plan_seed`.
         let mut answered = Names::default();
@@ -59,9 +115,27 @@ impl Tracker {
                 answered.insert(id.clone());
             }
         }
+        let mut held = Names::default();
+        let mut restored = Vec::new();
+        for m in &input.messages {
+            for c in &m.tool_calls {
+                if held.insert(c.id.clone())
+                    && !self.by_id.contains_key(&c.id)
+                    && !answered.contains(&c.id)
+                    && self.advertised_by(input, &c.name)
+                {
+                    restored.push(UnansweredCall {
+                        tool_call_id: c.id.clone(),
+                        tool_name: c.name.clone(),
+                        answer_left_out: false,
+                    });
+                }
+            }
+        }
         let mut unanswered = Vec::new();
         for (i, c) in self.calls.iter().enumerate() {
-            let undelivered = self.undelivered.contains(&i);
+            let undelivered = self.undelivered.contains(&i)
+                || (self.unclosed.contains(&i) && held.contains(&c.id));
             if (c.pending || undelivered) && !answered.contains(&c.id) {
                 unanswered.push(UnansweredCall {
                     tool_call_id: c.id.clone(),
@@ -70,7 +144,21 @@ impl Tracker {
                 });
             }
         }
+        unanswered.append(&mut restored);
         unanswered
+    }
+
+    /// Whether a run declared with `input` advertises tool `name` (rule F1):
+    /// the input's tools replace the run's, the options' stay.
+    fn advertised_by(&self, input: &RunInput, name: &str) -> bool {
+        if let Some(tools) = &input.tools {
+            for t in tools {
+                if t.name == name {
+                    return true;
+                }
+            }
+        }
+        self.option_tools.get(name).is_some()
     }
 
     /// [`Tracker::check_input`] of a `RunAgentInput` given as JSON text.
@@ -86,15 +174,23 @@ impl Tracker {
     /// application's answers. The run itself starts with the stream's
     /// `RUN_STARTED`, which may echo the same input.
     pub fn start_run(&mut self, input: RunInput) -> Result<(), ApplicationError> {
+        self.declare(input, true)
+    }
+
+    /// A run input's history, seeded (rule A5): checked first (F6) when it
+    /// starts a run; `restore`'s keeps the tools when it gives none.
+    fn declare(&mut self, input: RunInput, starts: bool) -> Result<(), ApplicationError> {
         if let Some(fatal) = &self.fatal {
             return Err(ApplicationError::Stopped { code: fatal.code });
         }
         if self.run.status == RunStatus::Running || !self.open.is_empty() {
             return Err(ApplicationError::RunActive);
         }
-        let unanswered = self.check_input(&input);
-        if !unanswered.is_empty() {
-            return Err(ApplicationError::Unanswered(unanswered));
+        if starts {
+            let unanswered = self.check_input(&input);
+            if !unanswered.is_empty() {
+                return Err(ApplicationError::Unanswered(unanswered));
+            }
         }
         let uncovered = self.check_resume(&input);
         if !uncovered.is_empty() {
@@ -102,7 +198,9 @@ impl Tracker {
         }
         let mut plan = Plan::new(self.events_seen);
         self.plan_resume_warnings(&mut plan, &input);
-        plan.ops.push(Op::RunTools(input.tools, false));
+        if starts || input.tools.is_some() {
+            plan.ops.push(Op::RunTools(input.tools, false));
+        }
         self.plan_seed(&mut plan, input.messages, true)
             .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
@@ -114,6 +212,42 @@ impl Tracker {
     pub fn start_run_json(&mut self, text: &str) -> Result<(), ApplicationError> {
         let input = read_input(text)?;
         self.start_run(input)
+    }
+
+    /// Restores a thread from its saved history (a page reloaded): the
+    /// input's messages seed the tracker as a run input's do (rule A5), its
+    /// tools, when given, are advertised (F1), and a call to an advertised
+    /// tool that no tool message answers is pending again (F8), for the
+    /// application to answer before the next run. No run starts and nothing
+    /// is checked: the history is what was sent before. Refused, changing
+    /// nothing, while a run is active or after a fatal violation.
+    ///
+    /// ```
+    /// use agui_tool_calls::{events::Tool, Options, Tracker};
+    /// use serde_json::json;
+    ///
+    /// let mut t = Tracker::new(Options {
+    ///     tools: vec![Tool::new("confirm", "", json!({"type": "object"}))],
+    ///     ..Options::default()
+    /// });
+    /// let saved = json!({"messages": [
+    ///     {"id": "u1", "role": "user", "content": "Deploy?"},
+    ///     {"id": "a1", "role": "assistant", "toolCalls": [
+    ///         {"id": "c1", "type": "function", "function": {"name": "confirm", "arguments": "{}"}}]},
+    /// ]});
+    /// t.restore_json(&saved.to_string()).unwrap();
+    /// assert_eq!(t.pending_calls().next().unwrap().id, "c1");
+    /// t.answer("c1", json!("yes"), "m1").unwrap();
+    /// ```
+    pub fn restore(&mut self, input: RunInput) -> Result<(), ApplicationError> {
+        self.declare(input, false)
+    }
+
+    /// [`Tracker::restore`] with a `RunAgentInput` (or `{messages, tools?}`)
+    /// given as JSON text.
+    pub fn restore_json(&mut self, text: &str) -> Result<(), ApplicationError> {
+        let input = read_input(text)?;
+        self.restore(input)
     }
 }
 
