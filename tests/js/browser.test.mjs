@@ -58,7 +58,7 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
   }
 });
 
-test("the warm-ups: by default the page's thread runs the stream code once it is idle, unless a stream began; a worker on request", async () => {
+test("the warm-ups: none unless asked for; the page's thread once it is idle, unless a stream began; a worker", async () => {
   // js/index.js (warmWhenIdle) and js/warm.js: each runs a small stream
   // through the module to its end before the page's first; the page's
   // own tracker starts from nothing all the same. A page where no worker
@@ -67,10 +67,12 @@ test("the warm-ups: by default the page's thread runs the stream code once it is
   try {
     const page = (query) => resultOf(`${server.url}/warm-page.html${query}`);
     const tracked = { partialArgs: { q: "warm" }, version: 3 };
-    assert.deepEqual(await page(""), { ...tracked, warmed: true, workers: 0 });
+    assert.deepEqual(await page(""), { ...tracked, warmed: false, workers: 0 });
+    assert.deepEqual(await page("?idle"), { ...tracked, warmed: true, workers: 0 });
     assert.deepEqual(await page("?busy"), { ...tracked, warmed: false, workers: 0 });
     assert.deepEqual(await page("?off"), { ...tracked, warmed: false, workers: 0 });
     assert.deepEqual(await page("?worker"), { ...tracked, warmed: true, workers: 1 });
+    assert.deepEqual(await page("?later"), { ...tracked, warmed: true, workers: 1 });
     assert.deepEqual(await page("?refused"), { ...tracked, warmed: false, workers: 1 });
   } finally {
     await server.close();
