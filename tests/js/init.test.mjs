@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -163,4 +163,17 @@ test("the modules a stream runs carry V8's compile hint on line 1, their lines s
   }
   assert.equal(lines(path.join(pkgDir, "index.js")).length, lines(path.join(pkgDir, "..", "js", "index.js")).length);
   assert.equal(lines(path.join(pkgDir, "snapshot.js")).length, lines(path.join(pkgDir, "..", "js", "snapshot.js")).length);
+});
+
+test("the package README's quick start, as written, connects in Node 20 ESM", async () => {
+  // Its module resolves `agui-tool-calls` and `@ag-ui/client` from an app whose node_modules holds them.
+  const { fixtureApp, quickStart } = await import("./support/bundle.mjs");
+  const app = fixtureApp("bundle-init");
+  const file = path.join(app, "quick-start.mjs");
+  writeFileSync(file, quickStart());
+  const { connect } = await import(pathToFileURL(file).href);
+  const { agent, tracker } = await connect();
+  assert.equal(typeof agent.runAgent, "function");
+  assert.equal(tracker.snapshot().run.status, "idle");
+  tracker.free();
 });
