@@ -33,11 +33,11 @@ async function resultOf(url, timeout = 10_000) {
   return result;
 }
 
-test("loads in a plain <script type=module> page", async () => {
+test("loads in a plain <script type=module> page: the main, init and ag-ui entries", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
     const result = await resultOf(`${server.url}/module-page.html`);
-    assert.deepEqual(result, { argsText: '{"q":"wasm"}', frozen: true });
+    assert.deepEqual(result, { argsText: '{"q":"wasm"}', frozen: true, entries: true });
   } finally {
     await server.close();
   }
@@ -79,11 +79,11 @@ test("the warm-ups: none unless asked for; the page's thread once it is idle, un
   }
 });
 
-test("loads in a module worker", async () => {
+test("loads in a module worker: the main, init and ag-ui entries", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
     const result = await resultOf(`${server.url}/worker-page.html`);
-    assert.deepEqual(result, { argsText: '{"q":"worker"}' });
+    assert.deepEqual(result, { argsText: '{"q":"worker"}', entries: true });
   } finally {
     await server.close();
   }
