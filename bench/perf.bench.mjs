@@ -307,7 +307,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
       goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
       goal("(b) in one chunk: ours / floor at most 1.2x", (r) => r.b["oursMany/floorMany"], (x) => x <= 1.2),
       [
-        "cold, first 1 KB stream: client / ours per event at least 3x",
+        'cold, first 1 KB stream, `init({ warmUp: "idle" })`: client / ours per event at least 3x',
         verdict(median(coldRatio(coldN)), (x) => x >= 3),
         verdict(median(coldRatio(coldC)), (x) => x >= 3),
       ],
@@ -317,7 +317,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
         verdict(median(coldRatio(coldC, "worker")), (x) => x >= 3),
       ],
       [
-        "the same with no warm-up, `init({ warmUp: \"off\" })`",
+        "the same with no warm-up, `init()`",
         verdict(median(coldRatio(coldN, "off")), (x) => x >= 3),
         verdict(median(coldRatio(coldC, "off")), (x) => x >= 3),
       ],
