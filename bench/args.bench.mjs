@@ -15,8 +15,10 @@
 import { parse as partialJson } from "partial-json";
 import untruncateModule from "untruncate-json";
 import { parsePartialJson } from "@ai-sdk/ui-utils";
-import { ToolCallTracker } from "../pkg/index.js";
+import { init, ToolCallTracker } from "../pkg/index.js";
 import { WasmTracker } from "../pkg/agui_tool_calls.js";
+
+await init(); // the glue (`WasmTracker`) is used directly
 import { nsPerOp, argumentsOfSize, deltas, kb, warmUp } from "./support.mjs";
 
 warmUp(ToolCallTracker);

@@ -101,7 +101,7 @@ function endless(core, head, chunk) {
 
 async function runOne(name) {
   const pkg = process.env.AGUI_PKG ? pathToFileURL(`${process.env.AGUI_PKG}/`) : new URL("../pkg/", import.meta.url);
-  await import(new URL("index.js", pkg)); // instantiates the module
+  await (await import(new URL("index.js", pkg))).init(); // instantiates the module
   const glue = await import(new URL("agui_tool_calls.js", pkg));
   const exports = glue.initSync(); // already initialised: returns the exports
   const core = new glue.WasmTracker("{}");

@@ -30,7 +30,8 @@ function wasmBytes() {
 
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 const t0 = performance.now();
-const { ToolCallTracker } = await import("./index.js");
+const { init, ToolCallTracker } = await import("./index.js");
+await init();
 const tracker = new ToolCallTracker();
 tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
 window.result = { ms: performance.now() - t0, version: tracker.snapshot().version };

@@ -122,7 +122,7 @@ async function steady(env, run, collect) {
 
 // ---- the cold start -----------------------------------------------------
 
-/** Ours (with its default warm-up, and with none) and the reference in turn, each in a fresh Node process (bench/perf/cold-node.mjs). */
+/** Ours (with the idle warm-up, and with none) and the reference in turn, each in a fresh Node process (bench/perf/cold-node.mjs). */
 function coldNode() {
   const samples = { ours: [], off: [], ref: [] };
   for (let i = 0; i < COLD_SAMPLES; i++) {
@@ -136,8 +136,8 @@ function coldNode() {
 }
 
 /**
- * Ours as a page loads it (the main entry, with its default warm-up when
- * the page is idle), ours with the warm-up on a worker, ours with none,
+ * Ours with the warm-up on the page's thread when it is idle
+ * (`init({ warmUp: "idle" })`), on a worker, and with none (`init()`),
  * and the reference, in turn, each in a fresh browser context: empty HTTP
  * and code caches. Each page imports, then waits until it is idle (its
  * warm-up, if any, ended), then streams, as a chat's first call comes
@@ -173,7 +173,7 @@ async function coldChromium(browser, url) {
   return samples;
 }
 
-/** The arms of the cold start in Chromium: `ours` is the main entry, `worker` and `off` the init entry with that `warmUp`. */
+/** The arms of the cold start in Chromium: `ours` is `init({ warmUp: "idle" })`, `worker` the worker's, `off` a plain `init()`. */
 const COLD_ARMS = ["ours", "worker", "off", "ref"];
 
 // ---- Chromium -------------------------------------------------------------
@@ -215,7 +215,8 @@ async function threadTimed(page) {
 
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
 try {
-  const { ToolCallTracker } = await import("/pkg/index.js");
+  const { init, ToolCallTracker } = await import("/pkg/index.js");
+  await init();
   const ref = await import("/reference.js");
   const { runner } = await import("/bench/perf/measure.mjs");
   window.bench = runner({ Tracker: ToolCallTracker, ref, scale: Number(new URLSearchParams(location.search).get("scale")) });
@@ -230,12 +231,12 @@ try {
   const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
   const lib = new URLSearchParams(location.search).get("lib");
   const chunks = sseChunks(scenario("cold"));
-  const url = { ours: "/pkg/index.js", worker: "/pkg/init.js", off: "/pkg/init.js", ref: "/reference.js" }[lib];
+  const url = lib === "ref" ? "/reference.js" : "/pkg/index.js";
   let loaded;
   window.load = async () => {
     loaded = await coldImport(async () => {
       const mod = await import(url);
-      if (lib === "worker" || lib === "off") await mod.init({ warmUp: lib });
+      if (lib !== "ref") await mod.init({ ours: { warmUp: "idle" }, worker: { warmUp: "worker" }, off: undefined }[lib]);
       return mod;
     });
   };
@@ -306,7 +307,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
       goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
       goal("(b) in one chunk: ours / floor at most 1.2x", (r) => r.b["oursMany/floorMany"], (x) => x <= 1.2),
       [
-        "cold, first 1 KB stream: client / ours per event at least 3x",
+        'cold, first 1 KB stream, `init({ warmUp: "idle" })`: client / ours per event at least 3x',
         verdict(median(coldRatio(coldN)), (x) => x >= 3),
         verdict(median(coldRatio(coldC)), (x) => x >= 3),
       ],
@@ -316,7 +317,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
         verdict(median(coldRatio(coldC, "worker")), (x) => x >= 3),
       ],
       [
-        "the same with no warm-up, `init({ warmUp: \"off\" })`",
+        "the same with no warm-up, `init()`",
         verdict(median(coldRatio(coldN, "off")), (x) => x >= 3),
         verdict(median(coldRatio(coldC, "off")), (x) => x >= 3),
       ],
@@ -365,8 +366,9 @@ function report({ machine, node, chromium, coldN, coldC }) {
       " or of the bundled reference, wall clock. First snapshot: from the start of the import to the first snapshot (or state) that shows the call," +
       " wall clock. Per event: the CPU time of the whole stream after the import (as in the steady state), divided by its events." +
       " Each page or process starts its stream once it is idle, as a chat's first call comes after its page has loaded (or a server's after it started):" +
-      " ours as the main entry loads it, whose default warm-up runs a small stream on the same thread once it is idle (in Node, on the event loop's next turn);" +
-      ' ours through the init entry with `"off"`, no warm-up, and in Chromium with `init({ warmUp: "worker" })`, the warm-up on a worker (their import includes that call).' +
+      ' ours with `init({ warmUp: "idle" })`, whose warm-up runs a small stream on the same thread once it is idle (in Node, on the event loop\'s next turn);' +
+      ' ours with `init()` alone, no warm-up (what importing the package and calling `init()` does);' +
+      ' and in Chromium with `init({ warmUp: "worker" })`, the warm-up on a worker (the import includes the `init` call).' +
       " \"Before the stream\" is the CPU time from the start of the import to the start of the stream, the warm-up's included:" +
       " the page's main thread's in Chromium, the process's in Node." +
       " Goal: the reference at least 3x ours per event.",
@@ -377,7 +379,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
     ["Chromium", coldC],
     ["Node", coldN],
   ]) {
-    const names = { ours: "ours", worker: 'ours, `init({ warmUp: "worker" })`', off: 'ours, `init({ warmUp: "off" })`', ref: "@ag-ui/client 1.0" };
+    const names = { ours: 'ours, `init({ warmUp: "idle" })`', worker: 'ours, `init({ warmUp: "worker" })`', off: "ours, `init()`, no warm-up", ref: "@ag-ui/client 1.0" };
     for (const lib of Object.keys(c)) {
       const s = c[lib];
       cold.push([

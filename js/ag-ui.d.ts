@@ -1,4 +1,4 @@
-import type { ToolCallTracker } from "./index.js";
+import type { ToolCallTracker, ToolOption } from "./index.js";
 
 /**
  * What `trackAgent` needs of an agent: the subscriber interface and
@@ -23,6 +23,11 @@ export declare const UNTERMINATED: string;
  * event goes through it before the agent applies it, an event it refuses is
  * not applied and stops the run (`fatal` on the snapshot), and a run that is
  * stopped, fails or ends without a terminal event aborts the tracker's run.
- * Returns the unsubscribe function.
+ * Returns the unsubscribe function. The tracker may be typed by its tools
+ * (`as const`).
  */
-export declare function trackAgent(agent: TrackableAgent, tracker: ToolCallTracker, options?: TrackAgentOptions): () => void;
+export declare function trackAgent<Tools extends readonly ToolOption[]>(
+  agent: TrackableAgent,
+  tracker: ToolCallTracker<Tools>,
+  options?: TrackAgentOptions,
+): () => void;

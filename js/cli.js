@@ -5,6 +5,7 @@
 // the same in the browser, and replays each stream event by event.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { init } from "./index.js";
 import { checkInput, checkOptions } from "./check/check.js";
 import { textReport } from "./check/report/text.js";
 import { jsonReport } from "./check/report/json.js";
@@ -72,6 +73,7 @@ async function main(argv) {
   });
   const rss = process.env.AGUI_CHECK_REPORT_RSS === "1" ? sampleRss() : null;
   try {
+    await init(); // the wasm module, before the options are checked against it
     process.exitCode = await run(argv);
   } catch (error) {
     // Status 1 means "violations": an unexpected failure must not look like one.

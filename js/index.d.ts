@@ -664,18 +664,30 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
 
 /**
  * Compiles and instantiates the wasm module (once; later calls return the
- * same promise, whatever their options), and warms up as `options.warmUp`
- * says. Needed before `new ToolCallTracker` with the
- * `agui-tool-calls/init` entry, which has no top-level await; the main
- * entry has already awaited it, with the default warm-up. Throws a
- * `TypeError` for options it cannot read.
+ * same promise) and starts the warm-up `options.warmUp` names (none by
+ * default). Importing the package starts nothing: in a browser (page or
+ * worker), await this before the first `new ToolCallTracker`; in Node
+ * (20.16+), a tracker made before it loads the module synchronously.
+ * Throws a `TypeError` for options it cannot read.
  *
  * @example
- * import { init, ToolCallTracker } from "agui-tool-calls/init";
+ * import { init, ToolCallTracker } from "agui-tool-calls";
  * await init({ warmUp: "worker" }); // nothing compiled on the page's thread before its first stream
  * const tracker = new ToolCallTracker();
  */
 export declare function init(options?: InitOptions | null): Promise<void>;
+
+/**
+ * Loads the module (as `init` does) and warms the stream's code up, once
+ * per page or process: a later call, or an `init({ warmUp })` after it,
+ * gets the first warm-up's promise. Resolves whether the warm-up ran to
+ * its end. See {@link InitOptions.warmUp} for the modes.
+ *
+ * @example
+ * import { warmUp } from "agui-tool-calls";
+ * void warmUp("idle"); // once the page is idle, before the user's first message
+ */
+export declare function warmUp(mode?: "idle" | "worker"): Promise<boolean>;
 
 /** Options of {@link init}. */
 export interface InitOptions {
@@ -683,7 +695,9 @@ export interface InitOptions {
    * How the stream's code gets compiled before the first stream (V8
    * compiles a wasm or JS function on its first call, on the thread that
    * calls it).
-   * - `"idle"` (default): once the thread is idle (a browser's
+   * - `"off"` (default): no warm-up; the first stream compiles what it
+   *   runs, on the thread that runs it.
+   * - `"idle"`: once the thread is idle (a browser's
    *   `requestIdleCallback`; in Node or a worker, the event loop's next
    *   turn, on a timer that does not keep Node's process alive), and
    *   unless a tracker has been fed by then, a small stream runs through
@@ -694,7 +708,6 @@ export interface InitOptions {
    *   two more files (about 0.6 KB gzip); where no worker may start (a CSP
    *   without `worker-src 'self'`), the page loses only the head start.
    *   Elsewhere, no warm-up.
-   * - `"off"`: no warm-up; the first stream compiles what it runs.
    */
   warmUp?: "idle" | "worker" | "off";
 }

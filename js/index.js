@@ -2,13 +2,13 @@
 // The public face of the package: the ToolCallTracker class over the wasm
 // core, and the checks every argument passes before it crosses (below).
 //
-// This module starts nothing: it is the `agui-tool-calls/init` entry
-// (`await init()` first), and the main entry, `index.js` in the package,
-// re-exports it after awaiting `init()` (top-level await), so that
-// importing it is all it takes in Node, a browser page, a worker or a
-// bundler that supports top-level await.
+// Importing this module (the main entry, and `agui-tool-calls/init`, its
+// other name) starts nothing and awaits nothing: no top-level await, no
+// timer, no worker, so that every bundler's default target takes it.
+// `init()` loads the wasm module; in Node, a tracker made before that
+// loads it synchronously (`loadNow`).
 import { WasmTracker, initSync } from "./agui_tool_calls.js";
-import { init as load, initialized } from "./wasm-load.js";
+import { init as load, loadNow, initialized, warmOnce } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
@@ -16,25 +16,44 @@ import { recognised } from "./processing.js";
 import { resumeList } from "./resume.js";
 
 /**
- * Compiles and instantiates the wasm module, once (the main entry has
- * awaited it), and warms the stream's code up: `"idle"` (the default) on
- * this thread once it is idle (`warmWhenIdle`), `"worker"` on a module
- * worker in a browser page (js/warm.js), `"off"` not at all.
+ * Compiles and instantiates the wasm module, once, and starts the warm-up
+ * `options.warmUp` names (none by default; see `warmUp`).
  * @param {{ warmUp?: "idle" | "worker" | "off" } | null} [options]
  * @returns {Promise<void>}
  */
 export function init(options) {
-  const warmUp = options?.warmUp ?? "idle";
-  if (!WARM_UPS.includes(warmUp) || (options != null && typeof options !== "object")) {
+  const mode = options?.warmUp ?? "off";
+  if (!WARM_UPS.includes(mode) || (options != null && typeof options !== "object")) {
     throw new TypeError('init(options): options must be { warmUp?: "idle" | "worker" | "off" }');
   }
-  return load((compiled, loaded) => {
-    if (warmUp === "worker") return import("./warm.js").then((m) => m.warm(compiled, warmUpFrames()), () => false);
-    return warmUp === "idle" ? loaded.then(warmWhenIdle, () => false) : Promise.resolve(false);
-  });
+  const loaded = load();
+  if (mode !== "off") startWarmUp(mode);
+  return loaded;
+}
+
+/**
+ * Loads the module (as `init`) and warms the stream's code up, once per
+ * page or process (a later call returns the first one's promise):
+ * `"idle"` (the default) on this thread once it is idle (`warmWhenIdle`),
+ * `"worker"` on a module worker in a browser page (js/warm.js). Resolves
+ * whether the warm-up ran to its end.
+ * @param {"idle" | "worker"} [mode]
+ * @returns {Promise<boolean>}
+ */
+export function warmUp(mode = "idle") {
+  if (mode !== "idle" && mode !== "worker") throw new TypeError('warmUp(mode): mode must be "idle" or "worker"');
+  return startWarmUp(mode);
 }
 
 const WARM_UPS = ["idle", "worker", "off"];
+
+/** The warm-up `mode` names, unless one started before. */
+function startWarmUp(mode) {
+  return warmOnce((compiled, loaded) => {
+    if (mode === "worker") return import("./warm.js").then((m) => m.warm(compiled, warmUpFrames()), () => false);
+    return loaded.then(warmWhenIdle, () => false);
+  });
+}
 
 /**
  * Whether a tracker has been fed (the warm-up's own aside): then the first
@@ -45,7 +64,7 @@ const WARM_UPS = ["idle", "worker", "off"];
 let streamed = false;
 
 /**
- * The default warm-up. V8 compiles a wasm function on its first call, and
+ * The `"idle"` warm-up. V8 compiles a wasm function on its first call, and
  * a JS function on its first run, on the thread that runs it: a page's
  * first stream paid about half its main-thread time for that
  * (bench/perf/cold-chromium.mjs). Once the thread is idle (a browser's
@@ -153,7 +172,8 @@ export class ToolCallTracker {
   #toolNames;
 
   constructor(options = {}) {
-    if (!initialized()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
+    // In Node the module loads here if `init()` has not loaded it; a browser compiles it asynchronously only.
+    if (!initialized() && !loadNow()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
     const text = checkOptions(options);

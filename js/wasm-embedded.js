@@ -1,43 +1,69 @@
 // Loads the wasm module embedded in the package (gzipped, base64): no file
 // to serve, fetch or configure, in any host or bundler. The build makes
 // this file, or wasm-file.js, the package's wasm-load.js
-// (bench/load.bench.mjs measures both).
+// (bench/load.bench.mjs measures both). Nothing runs at import: `init`
+// (or, in Node, `loadNow`) starts the work.
 import { initSync } from "./agui_tool_calls.js";
 import { wasmGzipBase64 } from "./wasm-bytes.js";
 
+let compiled;
 let loading;
 let ready = false;
-let warming = Promise.resolve(false);
+let warming;
 
-/**
- * Compiles and instantiates the wasm module, once; later calls return the
- * same promise. `warm(compiled, loaded)`, given the module's promise and
- * the instance's, starts the warm-up (`init` in js/index.js) and resolves
- * whether it ran to its end.
- */
-export function init(warm) {
+/** Compiles and instantiates the wasm module, once; later calls return the same promise. */
+export function init() {
   if (loading) return loading;
-  const compiled = gunzip(wasmGzipBase64).then((bytes) => WebAssembly.compile(bytes));
+  compiled = gunzip(wasmGzipBase64).then((bytes) => WebAssembly.compile(bytes));
   loading = compiled.then((module) => {
-    initSync({ module });
+    initSync({ module }); // a no-op where `loadNow` got there first
     ready = true;
   });
-  warming = warm(compiled, loading);
   return loading;
 }
 
-/** Whether `init()` has completed. */
+/**
+ * Where Node's zlib is at hand (Node 20.16+, 22.3+), compiles and
+ * instantiates the module synchronously, for a tracker made before
+ * `init()` resolved. Returns whether the module is ready; a browser has no
+ * synchronous gunzip, and gets `false`.
+ */
+export function loadNow() {
+  const zlib = nodeZlib();
+  if (!ready && zlib) {
+    const module = new WebAssembly.Module(zlib.gunzipSync(decodeBase64(wasmGzipBase64)));
+    initSync({ module });
+    ready = true;
+    compiled ??= Promise.resolve(module);
+    loading ??= Promise.resolve();
+  }
+  return ready;
+}
+
+/** Whether the module is ready. */
 export const initialized = () => ready;
 
+/**
+ * Starts `warm(compiled, loaded)`, given the module's promise and the
+ * instance's, unless a warm-up started before (then its promise); loads
+ * the module first if nothing did. Resolves whether it ran to its end.
+ */
+export function warmOnce(warm) {
+  const loaded = init();
+  return (warming ??= warm(compiled, loaded));
+}
+
 /** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
-export const warmed = () => warming;
+export const warmed = () => warming ?? Promise.resolve(false);
+
+// Reached through `process` at run time, so that bundlers see no Node import.
+const nodeZlib = () => globalThis.process?.getBuiltinModule?.("node:zlib");
 
 async function gunzip(base64) {
   // Node 20.16+ and 22.3+: its zlib, synchronously. Through
   // `DecompressionStream` + `Response`, Node would first load its whole
-  // fetch implementation, about 9% of a cold process. Reached through
-  // `process` at run time, so that bundlers see no Node import.
-  const zlib = globalThis.process?.getBuiltinModule?.("node:zlib");
+  // fetch implementation, about 9% of a cold process.
+  const zlib = nodeZlib();
   if (zlib) return zlib.gunzipSync(decodeBase64(base64));
   const stream = new Blob([decodeBase64(base64)]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(stream).arrayBuffer();
@@ -45,7 +71,7 @@ async function gunzip(base64) {
 
 function decodeBase64(base64) {
   // Native where the engine has it (Chromium 140+, Firefox 133+, Safari
-  // 18.2+, Node 25+): the loop below runs over every byte, cold, at import.
+  // 18.2+, Node 25+): the loop below runs over every byte, cold, at load.
   if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);

@@ -3,35 +3,50 @@
 // separate, cacheable asset: fetched and compiled as it streams in
 // browsers, read from disk in Node. The build makes this file, or
 // wasm-embedded.js, the package's wasm-load.js (bench/load.bench.mjs
-// measures both).
+// measures both). Nothing runs at import.
 import { initSync } from "./agui_tool_calls.js";
 
+const url = () => new URL("./agui_tool_calls_bg.wasm", import.meta.url);
+let compiled;
 let loading;
 let ready = false;
-let warming = Promise.resolve(false);
+let warming;
 
-/**
- * Compiles and instantiates the wasm module, once; later calls return the
- * same promise. `warm(compiled, loaded)`, given the module's promise and
- * the instance's, starts the warm-up (`init` in js/index.js) and resolves
- * whether it ran to its end.
- */
-export function init(warm) {
+/** Compiles and instantiates the wasm module, once; later calls return the same promise. */
+export function init() {
   if (loading) return loading;
-  const compiled = compile(new URL("./agui_tool_calls_bg.wasm", import.meta.url));
+  compiled = compile(url());
   loading = compiled.then((module) => {
-    initSync({ module });
+    initSync({ module }); // a no-op where `loadNow` got there first
     ready = true;
   });
-  warming = warm(compiled, loading);
   return loading;
 }
 
-/** Whether `init()` has completed. */
+/** In Node, compiles and instantiates the module synchronously (see wasm-embedded.js); whether it is ready. */
+export function loadNow() {
+  const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+  if (!ready && fs && url().protocol === "file:") {
+    const module = new WebAssembly.Module(fs.readFileSync(url()));
+    initSync({ module });
+    ready = true;
+    compiled ??= Promise.resolve(module);
+    loading ??= Promise.resolve();
+  }
+  return ready;
+}
+
+/** Whether the module is ready. */
 export const initialized = () => ready;
 
+/** Starts `warm(compiled, loaded)` unless a warm-up started before (see wasm-embedded.js). */
+export function warmOnce(warm) {
+  const loaded = init();
+  return (warming ??= warm(compiled, loaded));
+}
+
 /** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
-export const warmed = () => warming;
+export const warmed = () => warming ?? Promise.resolve(false);
 
 async function compile(url) {
   if (url.protocol === "file:") {

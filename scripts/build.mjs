@@ -3,9 +3,9 @@
 //   -> the wasm, as a file or embedded (see `wasmLoading`) -> the JS layer of js/
 //   and what pkg-template/ adds (package.json, README, LICENSE).
 //
-// Entries: js/index.js (the classes, no top-level await) becomes init.js,
-// the `agui-tool-calls/init` entry; index.js, the main entry, re-exports it
-// once `init()` resolved.
+// Entries: js/index.js, the main entry (no top-level await: `init()`
+// loads the wasm module), js/init.js (its former name, `agui-tool-calls/init`),
+// js/react.js and js/ag-ui.js.
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import path from "node:path";
@@ -146,8 +146,8 @@ async function minify(name, preamble) {
   const { minify: terser } = await import("terser");
   const file = path.join(pkg, name);
   const source = sourceName(name);
-  // The main entry's three lines and the embedded module's string: nothing to map.
-  const generated = name === "index.js" || name === "wasm-bytes.js";
+  // The embedded module's string and init.js's one re-export: nothing to map.
+  const generated = name === "wasm-bytes.js" || name === "init.js";
   const { code, map } = await terser(
     { [source]: readFileSync(file, "utf8") },
     {
@@ -167,7 +167,6 @@ async function minify(name, preamble) {
  * repository, or `generated/` for the wasm-bindgen glue.
  */
 function sourceName(name) {
-  if (name === "init.js") return "js/index.js";
   if (name === "wasm-load.js") return `js/${loaders[wasmLoading]}`;
   if (name === `${crate}.js`) return `generated/${name}`;
   return `js/${name}`;
@@ -208,13 +207,6 @@ async function checkEmbedding(wasm) {
   if (!decoded.equals(wasm)) throw new Error("pkg/wasm-bytes.js does not decode to the wasm module");
 }
 
-/** The main entry: init.js, its wasm module ready by the time `import` resolves. */
-const mainEntry = `// The main entry: the classes of init.js, with the wasm module ready.
-export * from "./init.js";
-import { init } from "./init.js";
-await init();
-`;
-
 const loaders = { embedded: "wasm-embedded.js", file: "wasm-file.js" };
 
 function addJsLayer() {
@@ -223,12 +215,10 @@ function addJsLayer() {
       if (dir === "js" && Object.values(loaders).includes(name)) continue;
       // The records' declarations are for type-checking js/, not for users.
       if (dir === "js" && name === "wire.d.ts") continue;
-      const to = dir === "js" && name === "index.js" ? "init.js" : name;
-      cpSync(path.join(root, dir, name), path.join(pkg, to), { recursive: true });
+      cpSync(path.join(root, dir, name), path.join(pkg, name), { recursive: true });
     }
   }
   cpSync(path.join(root, "js", loaders[wasmLoading]), path.join(pkg, "wasm-load.js"));
-  writeFileSync(path.join(pkg, "index.js"), mainEntry);
   cpSync(path.join(root, "LICENSE"), path.join(pkg, "LICENSE"));
 }
 
@@ -259,7 +249,6 @@ function checkExports() {
  */
 const pageModules = [
   "index.js",
-  "init.js",
   "wasm-load.js",
   "snapshot.js",
   "partial-value.js",
@@ -272,7 +261,7 @@ const pageModules = [
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];
 /** The modules whose code a stream runs: compiled eagerly (`compileHint`). */
-const compileHinted = ["init.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`];
+const compileHinted = ["index.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`];
 /**
  * The budget of the whole package as a page loads it (wasm + JS, gzip):
  * the page measured 91.0 KB when this was set, 6 KB below it

@@ -18,9 +18,9 @@
 // V8 flags to the browser: what the stream costs without a category of
 // work (`--no-wasm-lazy-compilation`: no function compiled on its first
 // call; with `--no-liftoff` too: the wasm runs optimised from the start).
-// --warm-up MODE loads ours through the init entry with
-// `init({ warmUp: MODE })` rather than the main entry (whose default is
-// "idle": a small stream on the page's thread once it is idle). Every
+// Ours is loaded by `init()`, or with --warm-up MODE by
+// `init({ warmUp: MODE })` ("idle": a small stream on the page's thread
+// once it is idle; "worker": on a worker). Every
 // stream starts once the page is idle and ours' warm-up has ended, as a
 // first call comes after the page has loaded, as in a chat; what the page
 // does meanwhile is in "until idle".
@@ -49,7 +49,7 @@ if (withRef) dirs.push(REF);
 
 const page = (n) => {
   const lib = dirs[n] === REF ? "ref" : "ours";
-  const url = lib === "ref" ? "/reference.js" : `/p${n}/${warmUp ? "init" : "index"}.js`;
+  const url = lib === "ref" ? "/reference.js" : `/p${n}/index.js`;
   return `<!doctype html><meta charset="utf-8"><script type="module">
 try {
   const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
@@ -60,7 +60,8 @@ try {
   window.load = async () => {
     const { mod, importMs } = await coldImport(async () => {
       const mod = await import("${url}");
-      if (${Boolean(warmUp) && lib === "ours"}) await mod.init({ warmUp: "${warmUp}" });
+      // (A build whose main entry awaited init() at import resolves this at once.)
+      if (${lib === "ours"}) await mod.init(${warmUp ? `{ warmUp: "${warmUp}" }` : ""});
       return mod;
     });
     window.stream = async () => ({ importMs, events: chunks.length, ...(await coldStream("${lib}", mod, chunks)) });

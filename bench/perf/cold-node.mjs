@@ -3,9 +3,9 @@
 // the import's wall-clock ms, the wall-clock ms from the start of the
 // import to the first snapshot showing the call, the process's CPU ms
 // from the start of the import to the start of the stream, and the first
-// stream's CPU time per event in µs. `ours`: the main entry (its default
-// warm-up runs on the event loop's next turn); `off`: the init entry with
-// `init({ warmUp: "off" })`; from pkg/, or from pkgDir (the profile's
+// stream's CPU time per event in µs. `ours`: `init({ warmUp: "idle" })`
+// (the warm-up runs on the event loop's next turn); `off`: `init()`, no
+// warm-up; from pkg/, or from pkgDir (the profile's
 // copy). As in the page, the stream starts once the process is idle and
 // ours' warm-up has ended: a server's first stream comes after it started.
 import path from "node:path";
@@ -20,9 +20,8 @@ const file = (name) => pathToFileURL(path.join(dir, name)).href;
 const chunks = sseChunks(scenario("cold"));
 const load = async () => {
   if (lib === "ref") return import("./reference.mjs");
-  if (lib === "ours") return import(file("index.js"));
-  const mod = await import(file("init.js"));
-  await mod.init({ warmUp: "off" });
+  const mod = await import(file("index.js"));
+  await mod.init(lib === "ours" ? { warmUp: "idle" } : undefined);
   return mod;
 };
 const cpuTime = () => {

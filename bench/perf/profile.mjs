@@ -72,8 +72,9 @@ function profiledCold(pkgDir) {
 }
 
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
-import { ToolCallTracker } from "/pkg/index.js";
+import { init, ToolCallTracker } from "/pkg/index.js";
 import { runner } from "/bench/perf/measure.mjs";
+await init();
 window.bench = runner({ Tracker: ToolCallTracker, ref: null });
 </script>`;
 

@@ -1,7 +1,7 @@
 // Checks one input with the wasm core: bytes in, one result per stream out
 // (a HAR file holds several). Runs in Node (the CLI) and in a browser page
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.
-import "../index.js"; // initialises the embedded wasm module
+import { init } from "../index.js";
 import { WasmTracker } from "../agui_tool_calls.js";
 import { LimitError, gunzip, readAll, utf8 } from "./bytes.js";
 import { Sniffer, FORMAT_NAMES } from "./detect.js";
@@ -38,6 +38,7 @@ const COLLECT_BYTES = 32 * 1024 * 1024;
  * `{ label, verdict: "unreadable", error }`; never throws for bad input.
  */
 export async function checkChunks(label, chunks, options, read = {}) {
+  await init(); // the wasm module: loaded once, by the first check
   const limits = { ...READ_LIMITS, ...read.limits };
   const ctx = { label, options, limits, collect: read.collect ?? null, protoFrames: read.protoFrames ?? null, size: read.size ?? null, bytes: 0 };
   const counted = countBytes(chunks, ctx, read.onBytes);

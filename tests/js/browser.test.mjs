@@ -33,11 +33,11 @@ async function resultOf(url, timeout = 10_000) {
   return result;
 }
 
-test("loads in a plain <script type=module> page", async () => {
+test("loads in a plain <script type=module> page: the main, init and ag-ui entries", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
     const result = await resultOf(`${server.url}/module-page.html`);
-    assert.deepEqual(result, { argsText: '{"q":"wasm"}', frozen: true });
+    assert.deepEqual(result, { argsText: '{"q":"wasm"}', frozen: true, entries: true });
   } finally {
     await server.close();
   }
@@ -58,7 +58,7 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
   }
 });
 
-test("the warm-ups: by default the page's thread runs the stream code once it is idle, unless a stream began; a worker on request", async () => {
+test("the warm-ups: none unless asked for; the page's thread once it is idle, unless a stream began; a worker", async () => {
   // js/index.js (warmWhenIdle) and js/warm.js: each runs a small stream
   // through the module to its end before the page's first; the page's
   // own tracker starts from nothing all the same. A page where no worker
@@ -67,21 +67,23 @@ test("the warm-ups: by default the page's thread runs the stream code once it is
   try {
     const page = (query) => resultOf(`${server.url}/warm-page.html${query}`);
     const tracked = { partialArgs: { q: "warm" }, version: 3 };
-    assert.deepEqual(await page(""), { ...tracked, warmed: true, workers: 0 });
+    assert.deepEqual(await page(""), { ...tracked, warmed: false, workers: 0 });
+    assert.deepEqual(await page("?idle"), { ...tracked, warmed: true, workers: 0 });
     assert.deepEqual(await page("?busy"), { ...tracked, warmed: false, workers: 0 });
     assert.deepEqual(await page("?off"), { ...tracked, warmed: false, workers: 0 });
     assert.deepEqual(await page("?worker"), { ...tracked, warmed: true, workers: 1 });
+    assert.deepEqual(await page("?later"), { ...tracked, warmed: true, workers: 1 });
     assert.deepEqual(await page("?refused"), { ...tracked, warmed: false, workers: 1 });
   } finally {
     await server.close();
   }
 });
 
-test("loads in a module worker", async () => {
+test("loads in a module worker: the main, init and ag-ui entries", async () => {
   const server = await serveStatic({ "/pkg/": pkgDir, "/": fixturesDir });
   try {
     const result = await resultOf(`${server.url}/worker-page.html`);
-    assert.deepEqual(result, { argsText: '{"q":"worker"}' });
+    assert.deepEqual(result, { argsText: '{"q":"worker"}', entries: true });
   } finally {
     await server.close();
   }

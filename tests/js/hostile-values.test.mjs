@@ -5,8 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
+import { init, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+
+await init(); // the glue (`WasmTracker`, below) is used directly
 import { runStarted, call, sse } from "./support/events.mjs";
 import { CONFIRM_TOOLS, pendingTracker } from "./support/trackers.mjs";
 

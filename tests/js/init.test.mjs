@@ -1,74 +1,129 @@
-// The two entries in Node: the main one is ready on import; the init one
-// (no top-level await) needs `await init()` first and says so.
+// Loading in Node: importing any entry starts nothing and awaits nothing
+// (no top-level await); `init()` loads the module, and in Node a tracker
+// made before it loads the module synchronously; a warm-up runs only
+// when the application asks for one.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pkgDir } from "./support/paths.mjs";
 
-/** Runs `body` (ESM) in a fresh Node process after `prelude`, the package imported as `pkg`; its stdout. */
+const entries = { ".": "index.js", "./init": "init.js", "./react": "react.js", "./ag-ui": "ag-ui.js" };
+const href = (file) => JSON.stringify(pathToFileURL(path.join(pkgDir, file)).href);
+
+/** Runs `body` (ESM) in a fresh Node process after `prelude`, the main entry imported as `pkg`; its stdout. */
 function freshProcess(prelude, body) {
-  const entry = pathToFileURL(path.join(pkgDir, "index.js")).href;
-  const source = `${prelude}\nconst pkg = await import(${JSON.stringify(entry)});\n${body}`;
+  const source = `${prelude}\nconst pkg = await import(${href("index.js")});\n${body}`;
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" });
   assert.equal(child.status, 0, child.stderr);
   return child.stdout.trim();
 }
 
-test("the init entry has no top-level await and refuses a tracker before init", async () => {
-  const source = readFileSync(path.join(pkgDir, "init.js"), "utf8");
-  assert.doesNotMatch(source, /^\s*await\b/m);
-  const { init, ToolCallTracker } = await import("../../pkg/init.js");
-  // The main entry may already have loaded the module in this process: not here.
-  assert.throws(() => new ToolCallTracker(), /await init\(\) before creating a ToolCallTracker/);
-  const first = init();
-  assert.equal(init(), first, "one load, one promise");
+test("no entry has top-level await: each loads through require() (which refuses one)", () => {
+  const require = createRequire(path.join(pkgDir, "package.json"));
+  for (const [entry, file] of Object.entries(entries)) {
+    assert.equal(typeof require(path.join(pkgDir, file)), "object", entry);
+  }
+});
+
+test("importing every entry starts nothing: no timer, no idle callback, no worker, no compile, no fetch", () => {
+  // Every way to schedule work, counted from before the imports to a few
+  // turns of the event loop after them.
+  const spies = `
+    const calls = [];
+    const spy = (owner, name) => { const f = owner[name]; if (typeof f === "function") owner[name] = function (...a) { calls.push(name); return f.apply(this, a); }; };
+    for (const name of ["setTimeout", "setInterval", "setImmediate", "requestIdleCallback", "fetch"]) spy(globalThis, name);
+    for (const name of ["compile", "instantiate", "compileStreaming", "instantiateStreaming"]) spy(WebAssembly, name);
+    const NativeModule = WebAssembly.Module;
+    WebAssembly.Module = function (...a) { calls.push("Module"); return new NativeModule(...a); };
+    globalThis.Worker = class { constructor() { calls.push("Worker"); } };`;
+  const imports = Object.values(entries).map((file) => `await import(${href(file)});`).join("\n");
+  const source = `${spies}\n${imports}\nconst { initialized, warmed } = await import(${href("wasm-load.js")});
+    const before = [...calls];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    console.log(JSON.stringify({ before, initialized: initialized(), warmed: await warmed() }));`;
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), { before: [], initialized: false, warmed: false });
+});
+
+test("init loads the module once, one promise; every entry exports the same classes", async () => {
+  const main = await import("../../pkg/index.js");
+  const initEntry = await import("../../pkg/init.js");
+  assert.equal(main.ToolCallTracker, initEntry.ToolCallTracker);
+  assert.equal(main.init, initEntry.init);
+  const first = main.init();
+  assert.equal(main.init({ warmUp: "off" }), first, "one load, one promise");
   assert.equal(await first, undefined);
-  const tracker = new ToolCallTracker();
+  const tracker = new main.ToolCallTracker();
   tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
   assert.equal(tracker.snapshot().run.status, "running");
 });
 
-test("the main entry exports the same classes, ready", async () => {
-  const main = await import("../../pkg/index.js");
-  const initEntry = await import("../../pkg/init.js");
-  assert.equal(main.ToolCallTracker, initEntry.ToolCallTracker);
-  assert.equal(main.ToolCallStreamError, initEntry.ToolCallStreamError);
-  await main.init();
-  assert.equal(new main.ToolCallTracker().snapshot().version, 0);
+test("in Node, a tracker made before init() loads the module synchronously, and init() then resolves at once", () => {
+  const out = freshProcess(
+    "",
+    `const t = new pkg.ToolCallTracker(); t.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    let settled = false; pkg.init().then(() => (settled = true)); await null;
+    console.log(t.snapshot().run.status, settled);`,
+  );
+  assert.equal(out, "running true");
 });
 
-test("init refuses options it cannot read, even once the module is ready", async () => {
-  const { init } = await import("../../pkg/init.js");
+test("without a synchronous gunzip (a browser, Node before 20.16), a tracker before init() is refused, naming init", () => {
+  const out = freshProcess(
+    "delete process.getBuiltinModule;",
+    `try { new pkg.ToolCallTracker(); } catch (e) { console.log(e.message); }
+    await pkg.init();
+    const t = new pkg.ToolCallTracker(); t.push({ type: "RUN_STARTED", threadId: "t", runId: "r" }); console.log(t.snapshot().run.status);`,
+  );
+  assert.equal(out, "agui-tool-calls: await init() before creating a ToolCallTracker\nrunning");
+});
+
+test("init refuses options it cannot read, even once the module is ready; warmUp refuses a mode it does not know", async () => {
+  const { init, warmUp } = await import("../../pkg/index.js");
   await init({ warmUp: "off" });
   for (const options of ["fast", 1, { warmUp: "no" }, { warmUp: 0 }, { warmUp: true }, { warmUp: "Idle" }]) {
     assert.throws(() => init(options), { name: "TypeError", message: 'init(options): options must be { warmUp?: "idle" | "worker" | "off" }' });
   }
+  for (const mode of ["off", "Idle", 1, null]) {
+    assert.throws(() => warmUp(mode), { name: "TypeError", message: 'warmUp(mode): mode must be "idle" or "worker"' });
+  }
   await init(null);
 });
 
-test("in Node, the default warm-up runs on the event loop's next turn unless a tracker was fed first; no worker starts", async () => {
+test("in Node: no warm-up unless asked for; the idle one on the event loop's next turn unless a tracker was fed first; once; no worker", async () => {
   const { warm } = await import("../../pkg/warm.js");
   assert.equal(await warm(new Promise(() => {}), []), false);
   // Its timer does not keep the process alive: a process with nothing
   // else to do exits without running it. These keep theirs alive.
-  const warmedAfter = (fed) =>
+  const warmedAfter = (ask, fed) =>
     freshProcess(
       "",
-      `const tracker = new pkg.ToolCallTracker();
+      `${ask}
+      const tracker = new pkg.ToolCallTracker();
       ${fed ? 'tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });' : ""}
       const alive = setTimeout(() => {}, 60_000);
-      const { warmed } = await import(${JSON.stringify(pathToFileURL(path.join(pkgDir, "wasm-load.js")).href)});
+      const { warmed } = await import(${href("wasm-load.js")});
       console.log(await warmed());
       clearTimeout(alive);`,
     );
-  assert.equal(warmedAfter(false), "true");
-  assert.equal(warmedAfter(true), "false");
+  assert.equal(warmedAfter("await pkg.init();", false), "false");
+  assert.equal(warmedAfter('await pkg.init({ warmUp: "idle" });', false), "true");
+  assert.equal(warmedAfter('await pkg.init({ warmUp: "idle" });', true), "false");
+  assert.equal(warmedAfter("await pkg.init(); void pkg.warmUp();", false), "true");
+  assert.equal(warmedAfter('void pkg.warmUp("worker");', false), "false");
+  const once = freshProcess("", `const alive = setTimeout(() => {}, 60_000);
+    const a = pkg.warmUp(); console.log(a === pkg.warmUp("worker"), await a);
+    clearTimeout(alive);`);
+  assert.equal(once, "true true");
   const idle = freshProcess(
     "",
-    `const { warmed } = await import(${JSON.stringify(pathToFileURL(path.join(pkgDir, "wasm-load.js")).href)});
+    `void pkg.warmUp();
+    const { warmed } = await import(${href("wasm-load.js")});
     let state = "pending";
     warmed().then((ran) => (state = String(ran)));
     process.on("exit", () => console.log(state));`,
@@ -76,17 +131,19 @@ test("in Node, the default warm-up runs on the event loop's next turn unless a t
   assert.equal(idle, "pending");
 });
 
-test("the package declares both entries", () => {
+test("the package declares every entry, each with its own declarations", () => {
   const manifest = JSON.parse(readFileSync(path.join(pkgDir, "package.json"), "utf8"));
-  assert.equal(manifest.exports["."].default, "./index.js");
-  assert.equal(manifest.exports["./init"].default, "./init.js");
-  assert.equal(manifest.exports["./init"].types, "./index.d.ts");
+  for (const [entry, file] of Object.entries(entries)) {
+    assert.equal(manifest.exports[entry].default, `./${file}`, entry);
+    assert.equal(manifest.exports[entry].types, `./${file.replace(/\.js$/, ".d.ts")}`, entry);
+  }
+  assert.equal(manifest.sideEffects, false);
 });
 
 test("in Node, loading the module does not load Node's fetch implementation", () => {
   // The gunzip through DecompressionStream + Response would load undici,
   // about 9% of a cold process; Node's zlib does it synchronously.
-  const loaded = freshProcess("", "console.log(process.moduleLoadList.filter((m) => m.includes('undici')).join(','))");
+  const loaded = freshProcess("", "await pkg.init(); console.log(process.moduleLoadList.filter((m) => m.includes('undici')).join(','))");
   assert.equal(loaded, "");
 });
 
@@ -94,20 +151,20 @@ test("without Node's zlib, the module loads through DecompressionStream", () => 
   // As in a browser, or Node before 20.16: no process.getBuiltinModule.
   const out = freshProcess(
     "delete process.getBuiltinModule;",
-    "const t = new pkg.ToolCallTracker(); t.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }); console.log(t.snapshot().run.status)",
+    "await pkg.init(); const t = new pkg.ToolCallTracker(); t.push({ type: 'RUN_STARTED', threadId: 't', runId: 'r' }); console.log(t.snapshot().run.status)",
   );
   assert.equal(out, "running");
 });
 
 test("the modules a stream runs carry V8's compile hint on line 1", () => {
-  for (const name of ["init.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
+  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
     assert.equal(readFileSync(path.join(pkgDir, name), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad", name);
   }
 });
 
 test("the minified page modules map back to js/: each source map carries its source", () => {
   const js = path.join(pkgDir, "..", "js");
-  const built = { "init.js": "index.js", "wasm-load.js": "wasm-embedded.js", "snapshot.js": "snapshot.js", "partial-value.js": "partial-value.js", "next-run.js": "next-run.js" };
+  const built = { "index.js": "index.js", "wasm-load.js": "wasm-embedded.js", "snapshot.js": "snapshot.js", "partial-value.js": "partial-value.js", "next-run.js": "next-run.js" };
   for (const [name, from] of Object.entries(built)) {
     const source = readFileSync(path.join(pkgDir, name), "utf8");
     assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
@@ -121,8 +178,21 @@ test("with source maps enabled, a stack trace names the line of js/index.js that
   const line = readFileSync(path.join(pkgDir, "..", "js", "index.js"), "utf8").split("\n").findIndex((l) => l.includes("options.onEvent must be a function")) + 1;
   assert.ok(line > 0);
   const entry = pathToFileURL(path.join(pkgDir, "index.js")).href;
-  const source = `const pkg = await import(${JSON.stringify(entry)});\ntry { new pkg.ToolCallTracker({ onEvent: 1 }); } catch (e) { console.log(e.stack.split("\\n")[1]); }`;
+  const source = `const pkg = await import(${JSON.stringify(entry)});\nawait pkg.init();\ntry { new pkg.ToolCallTracker({ onEvent: 1 }); } catch (e) { console.log(e.stack.split("\\n")[1]); }`;
   const child = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", source], { encoding: "utf8" });
   assert.equal(child.status, 0, child.stderr);
   assert.match(child.stdout, new RegExp(`js/index\\.js:${line}:\\d+`));
+});
+
+test("the package README's quick start, as written, connects in Node 20 ESM", async () => {
+  // Its module resolves `agui-tool-calls` and `@ag-ui/client` from an app whose node_modules holds them.
+  const { fixtureApp, quickStart } = await import("./support/bundle.mjs");
+  const app = fixtureApp("bundle-init");
+  const file = path.join(app, "quick-start.mjs");
+  writeFileSync(file, quickStart());
+  const { connect } = await import(pathToFileURL(file).href);
+  const { agent, tracker } = await connect();
+  assert.equal(typeof agent.runAgent, "function");
+  assert.equal(tracker.snapshot().run.status, "idle");
+  tracker.free();
 });

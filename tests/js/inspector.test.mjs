@@ -88,7 +88,7 @@ test("the HTML report is one self-contained file: calls, violations linked to ev
 
 /** Starts `inspect` (of the package at `cliPath`); resolves to { url, stop }. */
 async function startInspector(files, cliPath = cli) {
-  const child = spawn(process.execPath, [cliPath, "inspect", ...files, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [cliPath, "inspect", ...files, "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout.setEncoding("utf8");
   while (!out.includes("\n")) {
@@ -108,14 +108,15 @@ async function startInspector(files, cliPath = cli) {
 }
 
 test("the inspector checks the given files in the page, and its scrubber replays the stream", async () => {
-  const inspector = await startInspector([t8]);
+  // A path relative to the repository, as a user types it: the page (and docs/inspector.png, this screenshot) shows it as given.
+  const inspector = await startInspector([path.relative(root, t8)]);
   const { page, errors, requests, close } = await newPage({ viewport: { width: 1200, height: 900 } });
   try {
     await page.goto(inspector.url);
     await page.waitForSelector("body[data-state=ready]");
     assert.equal(await page.locator("#totals").innerText(), "1 stream: 0 clean, 0 with warnings, 0 with violations, 1 fatal");
     const section = page.locator("section.stream").first();
-    assert.match(await section.locator("h2").innerText(), /broken-t8-reopen-other-name\.jsonl broken/);
+    assert.match(await section.locator("h2").innerText(), /^examples\/streams\/broken-t8-reopen-other-name\.jsonl broken/);
     assert.equal(await section.locator("ol.violations li", { hasText: "fatal[T8]" }).count(), 1);
     assert.equal(await section.locator("tr.marked", { hasText: "T8" }).count(), 1);
 

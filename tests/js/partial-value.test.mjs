@@ -4,9 +4,11 @@
 // (rules T5, N1).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker } from "../../pkg/index.js";
+import { init, ToolCallTracker } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
 import { PartialValueBuilder } from "../../pkg/partial-value.js";
+
+await init(); // the glue (`WasmTracker`, below) is used directly
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed) {

@@ -38,7 +38,7 @@ test("the perf bench runs in Node and Chromium and writes its report", async () 
       // Cold: import, import to first snapshot, the CPU time before the
       // stream, per event, for both libraries.
       const before = "[\\d.]+ ms";
-      const ours = ["ours", 'ours, `init\\({ warmUp: "off" }\\)`', ...(env === "Chromium" ? ['ours, `init\\({ warmUp: "worker" }\\)`'] : [])];
+      const ours = ['ours, `init\\({ warmUp: "idle" }\\)`', "ours, `init\\(\\)`, no warm-up", ...(env === "Chromium" ? ['ours, `init\\({ warmUp: "worker" }\\)`'] : [])];
       for (const arm of ours) {
         assert.match(stdout, new RegExp(`\\| ${env}, ${arm} \\| [\\d.]+ ms \\| [\\d.]+ ms \\| ${before} \\| ${time} \\| ${ratio} \\|`));
       }

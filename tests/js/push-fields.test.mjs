@@ -7,8 +7,10 @@
 // errors, and rule S5's event limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker } from "../../pkg/index.js";
+import { init, ToolCallTracker } from "../../pkg/index.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+
+await init(); // the glue (`WasmTracker`, below) is used directly
 
 const START = [
   { type: "RUN_STARTED", threadId: "t", runId: "r" },

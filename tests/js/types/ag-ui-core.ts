@@ -49,6 +49,16 @@ const withResume: RunAgentInput = tracker.nextRun({ ...input, resume });
 // @ts-expect-error editedArgs are an object
 tracker.resolveInterrupt("i1", true, { editedArgs: "x" });
 
+// A tracker typed by `as const` tools: trackAgent takes it, and the same
+// tools, spread into an array, are the `Tool[]` runAgent takes.
+const typedTools = [
+  { name: "confirm_deploy", description: "Ask first", parameters: { type: "object", required: ["service"] } },
+  { name: "get_weather", description: "The weather", parameters: { type: "object" } },
+] as const;
+const typedTracker = new ToolCallTracker({ tools: typedTools });
+trackAgent(agent, typedTracker);
+void agent.runAgent({ tools: [...typedTools] });
+
 // @ts-expect-error a content part of an unknown type is not one @ag-ui/core knows
 tracker.answer("c1", [{ type: "video-game" }]);
 // @ts-expect-error trackAgent needs an agent

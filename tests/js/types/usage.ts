@@ -123,3 +123,14 @@ try {
     void [kind, ids, leftOut, wrong];
   }
 }
+
+// Loading: init() and warmUp(), from the main entry and from /init (the same declarations).
+import { init, warmUp } from "agui-tool-calls";
+import { init as initAgain, ToolCallTracker as InitTracker } from "agui-tool-calls/init";
+const loaded: Promise<void> = init({ warmUp: "idle" });
+const warmed: Promise<boolean> = warmUp("worker");
+void [loaded, warmed, initAgain(), warmUp(), new InitTracker()];
+// @ts-expect-error "off" is init's, not a warm-up
+warmUp("off");
+// @ts-expect-error not a warm-up mode
+init({ warmUp: "eager" });

@@ -1,0 +1,167 @@
+// The package in a Next.js App Router app (tests/js/fixtures/next-app: a
+// "use client" chat on HttpAgent using every entry, and a route handler
+// using the main entry on the server), with Next.js 15 and 16, each with
+// the dependencies its own lockfile pins (tests/js/fixtures/next15,
+// next16), installed once under target/ by `npm ci` (a stamp keeps the
+// lockfile's digest). Each version is built once (`next build`: webpack
+// for 15, Turbopack for 16, their defaults) and run by `next start`, and
+// its dev server runs (below: which bundlers). Neither prints a warning,
+// nor does the page's console.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { launchChromium } from "./support/chromium.mjs";
+import { fixturesDir, pkgDir, root } from "./support/paths.mjs";
+
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+delete env.NODE_ENV; // each command sets its own
+
+let browser;
+before(async () => {
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const apps = new Map();
+/** The app of Next.js `version` under target/, its dependencies installed from its lockfile (once per lockfile), its sources laid once per run. */
+const nextApp = (version) => apps.get(version) ?? apps.set(version, layApp(version)).get(version);
+
+function layApp(version) {
+  const deps = path.join(fixturesDir, `next${version}`);
+  const app = path.join(root, "target", `next${version}-app`);
+  mkdirSync(app, { recursive: true });
+  const lock = readFileSync(path.join(deps, "package-lock.json"));
+  const digest = createHash("sha256").update(lock).digest("hex");
+  const stamp = path.join(app, "node_modules", ".fixture-stamp");
+  if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== digest) {
+    for (const file of ["package.json", "package-lock.json"]) cpSync(path.join(deps, file), path.join(app, file));
+    const ci = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: app, encoding: "utf8" });
+    assert.equal(ci.status, 0, ci.stdout + ci.stderr);
+    writeFileSync(stamp, digest);
+  }
+  // The app's sources and the package as built now (as `npm install` leaves it: a copy).
+  for (const dir of ["app", ".next"]) rmSync(path.join(app, dir), { recursive: true, force: true });
+  cpSync(path.join(fixturesDir, "next-app"), app, { recursive: true });
+  const installed = path.join(app, "node_modules", "agui-tool-calls");
+  rmSync(installed, { recursive: true, force: true });
+  cpSync(pkgDir, installed, { recursive: true });
+  return app;
+}
+
+/** Runs `next` with `args` in `app` to its end; its output. */
+function next(app, args) {
+  const result = spawnSync(process.execPath, [path.join(app, "node_modules", "next", "dist", "bin", "next"), ...args], { cwd: app, env, encoding: "utf8" });
+  const output = result.stdout + result.stderr;
+  assert.equal(result.status, 0, output);
+  return output;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `next <command>` in `app` on a free port; resolves { url, output(), close } once it serves. */
+async function serve(app, command, args = []) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(app, "node_modules", "next", "dist", "bin", "next"), command, "-p", String(port), "-H", "127.0.0.1", ...args], { cwd: app, env, detached: true });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  while (!/Ready in|started server/i.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`next ${command} did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const close = async () => {
+    try {
+      process.kill(-child.pid, "SIGTERM"); // the server and the workers it started
+    } catch {}
+    if (child.exitCode === null) await new Promise((resolve) => child.once("exit", resolve));
+  };
+  return { url, output: () => output, close };
+}
+
+/** Warnings in Next's output: its `⚠` lines and any line naming a warning. */
+const warningsIn = (output) => output.split("\n").filter((line) => /⚠|warn/i.test(line));
+
+/** Opens the chat, runs it, and returns `window.result`, the calls rendered and the console's errors and warnings. */
+async function chat(url) {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("pageerror", (e) => problems.push(e.message));
+  page.on("console", (m) => ["error", "warning"].includes(m.type()) && !m.location()?.url?.endsWith("/favicon.ico") && problems.push(`console ${m.type()}: ${m.text()}`));
+  try {
+    await page.goto(url, { timeout: 180_000 });
+    await page.waitForSelector("button[data-hydrated]", { timeout: 180_000 });
+    await page.click("button");
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelector("#calls li")?.textContent.includes(".js"), null, { timeout: 10_000 }).catch(() => {});
+    const result = await page.evaluate(() => window.result);
+    const rendered = await page.evaluate(() => document.querySelector("#calls").textContent);
+    return { result, rendered, problems };
+  } finally {
+    await page.close();
+  }
+}
+
+const expected = {
+  result: { sameModule: true, run: "finished", calls: [["search", "complete", { q: "next.js" }]] },
+  rendered: 'search: {"q":"next.js"}',
+  problems: [],
+};
+
+/** The route handler ran the package on the server: it checked its own stream. */
+async function serverChecked(url) {
+  const response = await fetch(`${url}/api/agent`, { method: "POST", body: JSON.stringify({ threadId: "t", runId: "r" }) });
+  await response.text();
+  return response.headers.get("x-checked");
+}
+
+// Each version's default bundler, in the build and the dev server: webpack
+// for 15, Turbopack for 16. AGUI_NEXT_ALL_BUNDLERS=1 adds the dev server
+// with the other one (`next dev --turbopack` for 15, `--webpack` for 16),
+// about a third more time.
+const allBundlers = process.env.AGUI_NEXT_ALL_BUNDLERS === "1";
+for (const [version, builder, devBundlers] of [
+  ["15", "webpack", [[], ...(allBundlers ? [["--turbopack"]] : [])]],
+  ["16", "Turbopack", [[], ...(allBundlers ? [["--webpack"]] : [])]],
+]) {
+  test(`next.js ${version}: next build (${builder}) and next start, every entry, no warning`, { timeout: 900_000 }, async () => {
+    const app = nextApp(version);
+    const built = next(app, ["build"]);
+    assert.deepEqual(warningsIn(built), []);
+    const server = await serve(app, "start");
+    try {
+      assert.deepEqual(await chat(server.url), expected);
+      assert.equal(await serverChecked(server.url), "finished");
+      assert.deepEqual(warningsIn(server.output()), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  for (const args of devBundlers) {
+    const bundler = args.length ? args[0].slice(2) : version === "15" ? "webpack" : "turbopack";
+    test(`next.js ${version}: next dev (${bundler}), every entry, no warning`, { timeout: 600_000 }, async () => {
+      const server = await serve(nextApp(version), "dev", args);
+      try {
+        assert.deepEqual(await chat(server.url), expected);
+        assert.equal(await serverChecked(server.url), "finished");
+        assert.deepEqual(warningsIn(server.output()), []);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+}
