@@ -200,7 +200,7 @@ function card(call, host) {
   const state = stateOf(call);
   return h(
     "article",
-    { part: "card", "data-state": state, "aria-label": `Tool call ${named(call)}` },
+    { part: "card", "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
     h("header", { part: "header" }, h("span", { part: "tool" }, call.name), h("span", { part: "badge" }, badges[state])),
     h("pre", { part: "args", "aria-label": `Arguments of ${named(call)}`, "aria-busy": state === "streaming" ? "true" : null }, argumentsText(call)),
     h("dl", { part: "facts" }, fact("validation", call.validation), fact("consent", call.consent)),
@@ -307,8 +307,12 @@ export class AguiToolCallElement extends Subscribed {
     const call = snapshot && id !== null ? findCall(snapshot.calls, id, this.#last) : undefined;
     if (call === this.#call) return;
     this.#call = call;
+    // A keyboard user who just pressed a button of the card keeps their
+    // place: the focus goes to the new card's first control, or the card.
+    const hadFocus = this.#root.activeElement !== null;
     const shown = call ? [card(call, this)] : [];
     this.#root.replaceChildren(...shown);
+    if (hadFocus && call) (this.#root.querySelector("input, button") ?? shown[0]).focus();
   }
 }
 

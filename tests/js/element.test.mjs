@@ -68,7 +68,7 @@ after(async () => {
 /** The Approve or Decline button of a call, found as a screen reader names it. */
 const button = (name) => page.locator("agui-tool-calls").getByRole("button", { name, exact: true });
 
-test("a two-turn conversation: the user approves one call and declines one with the keyboard; the page decides", async () => {
+test("a two-turn conversation: the user approves and answers one call and declines one with the keyboard; the page decides", async () => {
   await page.evaluate(() => harness.turn1());
   assert.deepEqual(await page.evaluate(() => harness.text()), [
     'confirm_deploy awaiting approval { "service": "checkout" } validation valid consent unrequested Approve Decline',
@@ -77,12 +77,23 @@ test("a two-turn conversation: the user approves one call and declines one with 
   // Real buttons, labelled with the tool and the call: focus, then the keyboard.
   await button("Approve confirm_deploy call c1").focus();
   await page.keyboard.press("Enter");
+  await page.evaluate(() => harness.frames());
+  // Approved, not answered: the card asks for the answer, and the focus is in its field.
+  assert.equal(
+    (await page.evaluate(() => harness.text()))[0],
+    'confirm_deploy awaiting answer { "service": "checkout" } validation valid consent approved Answer',
+  );
+  assert.equal(await page.evaluate(() => harness.focused()), "answer-input");
+  assert.equal(await page.locator("agui-tool-calls").getByRole("textbox", { name: "Answer to confirm_deploy call c1" }).count(), 1);
+  await page.keyboard.type("Deployed checkout.");
+  await page.keyboard.press("Enter");
   await button("Decline delete_service call c2").focus();
   await page.keyboard.press("Space");
   await page.evaluate(() => harness.frames());
   // Bubbling and composed: the document hears them, from the list element.
   assert.deepEqual(await page.evaluate(() => harness.events), [
     ["approve", "c1", "confirm_deploy", "agui-tool-calls"],
+    ["answer", "c1", "confirm_deploy", "agui-tool-calls", "Deployed checkout."],
     ["decline", "c2", "delete_service", "agui-tool-calls"],
   ]);
   const answered = await page.evaluate(() => harness.text());
