@@ -108,14 +108,14 @@ test("a two-turn conversation: the user approves and answers one call and declin
   assert.equal(shown[2], 'search_logs answered { "q": "deploy" } validation unvalidated consent unrequested answered (stream) 2 errors');
 });
 
-test("arguments are text: an <img onerror> argument renders as its characters, no element", async () => {
+test("s6_element_arguments_are_text_an_img_onerror_argument_renders_as_its_characters", async () => {
   const text = await page.evaluate(() => harness.text());
   assert.ok(text.some((line) => line.includes('"<img src=x onerror=window.pwned=1>"')));
   assert.equal(await page.evaluate(() => harness.images()), 0);
   assert.equal(await page.evaluate(() => window.pwned), undefined);
 });
 
-test("styled under a strict CSP without 'unsafe-inline', restyled by the page's custom properties and ::part", async () => {
+test("s6_element_styled_under_a_strict_csp_without_unsafe_inline_and_restyled_by_the_page", async () => {
   // The first card is answered: its border takes --agui-ok, which the page set.
   assert.deepEqual(await page.evaluate(() => harness.styles()), {
     borderLeftWidth: "4px",
