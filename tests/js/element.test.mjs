@@ -186,3 +186,14 @@ test("importable where there is no DOM (server rendering): the classes exist, no
   assert.equal(typeof AguiToolCallsElement, "function");
   assert.equal(globalThis.customElements, undefined);
 });
+
+test("the bindings ship minified, each with a source map naming its file of js/", () => {
+  for (const name of ["element.js", "store.js", "react.js"]) {
+    const source = readFileSync(path.join(pkgDir, name), "utf8");
+    assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
+    assert.ok(source.length < readFileSync(path.join(root, "js", name), "utf8").length, `${name} is minified`);
+    const map = JSON.parse(readFileSync(path.join(pkgDir, `${name}.map`), "utf8"));
+    assert.deepEqual(map.sources, [`js/${name}`], name);
+    assert.equal(map.sourcesContent[0], readFileSync(path.join(root, "js", name), "utf8"), name);
+  }
+});
