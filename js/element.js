@@ -8,7 +8,7 @@
 //   list.addEventListener("agui-approve", (e) => tracker.approve(e.detail.callId));
 //
 // Plain custom elements, not lit: no dependency (lit is about 5 KB gzip,
-// more than this whole entry, 3.4 KB with the store), and what lit would
+// more than this whole entry, 3.5 KB with the store), and what lit would
 // add (templates, a reactive update cycle) is covered by the shared store
 // (./store.js), which already decides when to render: one tracker subscription per tracker for every element (and
 // every React hook) on the page, at most one publication per animation
@@ -133,8 +133,11 @@ function dispatch(host, action, call, extra) {
   host.dispatchEvent(new CustomEvent(`agui-${action}`, { detail, bubbles: true, composed: true }));
 }
 
-/** Every part of a card, which <agui-tool-calls> exports from its items. */
-const parts = "card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input";
+/**
+ * Every part of a card, which <agui-tool-calls> exports from its items;
+ * the card also has its state as a part (`::part(card awaitingConsent)`).
+ */
+const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input, ${Object.keys(badges).join(", ")}`;
 
 /** "the deploy call c1": how labels name a call for a screen reader. */
 const named = (call) => `${call.name} call ${call.id}`;
@@ -200,7 +203,7 @@ function card(call, host) {
   const state = stateOf(call);
   return h(
     "article",
-    { part: "card", "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
+    { part: `card ${state}`, "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
     h("header", { part: "header" }, h("span", { part: "tool" }, call.name), h("span", { part: "badge" }, badges[state])),
     h("pre", { part: "args", "aria-label": `Arguments of ${named(call)}`, "aria-busy": state === "streaming" ? "true" : null }, argumentsText(call)),
     h("dl", { part: "facts" }, fact("validation", call.validation), fact("consent", call.consent)),

@@ -120,6 +120,8 @@ test("s6_element_styled_under_a_strict_csp_without_unsafe_inline_and_restyled_by
   assert.deepEqual(await page.evaluate(() => harness.styles()), {
     borderLeftWidth: "4px",
     borderLeftColor: "rgb(1, 2, 3)",
+    borderLeftStyle: "solid",
+    declinedBorderLeftStyle: "dashed",
     toolDecoration: "underline",
   });
   assert.deepEqual(errors, []);
