@@ -146,6 +146,11 @@ test("removing <agui-tool-calls> drops the tracker subscription; adding it back 
   });
 });
 
+test("a tracker set before the element is defined is taken over; a new call-id shows that call", async () => {
+  const shown = await resultOf(browser, `${server.url}/element-early.html`);
+  assert.deepEqual(shown, { definedWhenSet: false, before: "set_before_define", after: "switched_to", tracker: true });
+});
+
 test("the screenshot of the elements in the demo's style", async () => {
   const shown = await page.evaluate(() => harness.showcase());
   assert.deepEqual(
