@@ -157,7 +157,7 @@ test("the screenshot of the elements in the demo's style", async () => {
     shown.map((line) => line.split(" ").slice(0, 3).join(" ")),
     ["search_runbooks answered {", "confirm_deploy awaiting approval", "confirm_deploy streaming {"],
   );
-  const file = process.env.UPDATE_GENERATED ? path.join(root, "docs", "element.png") : path.join(root, "target", "element.png");
+  const file = process.env.UPDATE_GENERATED ? path.join(root, "docs", "element.png") : path.join(root, "test-output", "element.png");
   mkdirSync(path.dirname(file), { recursive: true });
   await page.locator("#showcase").screenshot({ path: file });
   assert.ok(readFileSync(file).length > 10_000, "a screenshot with content");
