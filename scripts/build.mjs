@@ -272,7 +272,7 @@ const pageModules = [
  * (`store.js`): never in the main entry's module graph, minified like the
  * page's modules and measured apart.
  */
-export const bindingModules = {
+const bindingModules = {
   react: ["react.js", "store.js"],
   element: ["element.js", "store.js"],
 };
