@@ -1,83 +1,12 @@
 // The React binding: hooks over a tracker's snapshots and a component that
 // renders each call with the application's per-tool components.
 //
-// Every hook of one tracker shares one store (one tracker subscription,
-// made once, whatever the renders), and by default the store publishes at
-// most one new snapshot per animation frame: a stream of a thousand deltas
-// in one frame costs one render, not a thousand.
+// Every hook of one tracker shares one store (./store.js: one tracker
+// subscription, made once, whatever the renders), and by default the store
+// publishes at most one new snapshot per animation frame: a stream of a
+// thousand deltas in one frame costs one render, not a thousand.
 import { createElement, Fragment, memo, useMemo, useRef, useSyncExternalStore } from "react";
-
-/** Stores by tracker, one per publishing mode: `frame` and `sync`. */
-const stores = new WeakMap();
-
-/** The store of `tracker` in the mode `options.coalesce` asks for. */
-function storeOf(tracker, options) {
-  let pair = stores.get(tracker);
-  if (!pair) stores.set(tracker, (pair = {}));
-  const mode = options?.coalesce === false ? "sync" : "frame";
-  return (pair[mode] ??= createStore(tracker, mode === "frame"));
-}
-
-// Where there are no animation frames (a server, a test runner), a ~16 ms timer.
-const nextFrame = (fn) =>
-  typeof requestAnimationFrame === "function" ? requestAnimationFrame(fn) : setTimeout(fn, 16);
-
-/**
- * A `useSyncExternalStore` source over one tracker. `subscribe` is the same
- * function for every render, so React never resubscribes; the tracker is
- * subscribed to while some component listens. Coalescing, the published
- * snapshot stays the one of the last frame while a frame is scheduled.
- */
-function createStore(tracker, coalesce) {
-  const listeners = new Set();
-  let unsubscribe = null;
-  let scheduled = false;
-  let published = tracker.snapshot();
-  // The last snapshot the tracker told: what stays shown once it is freed.
-  let heard = published;
-  // The tracker's snapshot, or the last one heard once it is freed: a frame
-  // scheduled before `free()` (say, `root.unmount(); tracker.free()` right
-  // after a delta) runs after it, and a component may render once more.
-  const current = () => {
-    try {
-      published = tracker.snapshot();
-    } catch (error) {
-      if (error?.name !== "TrackerFreedError") throw error;
-      published = heard;
-    }
-    return published;
-  };
-  const notify = () => {
-    scheduled = false;
-    current();
-    for (const listener of [...listeners]) listener();
-  };
-  const onSnapshot = (snapshot) => {
-    heard = snapshot;
-    if (!coalesce) return notify();
-    if (!scheduled) {
-      scheduled = true;
-      nextFrame(notify);
-    }
-  };
-  return {
-    subscribe(listener) {
-      listeners.add(listener);
-      unsubscribe ??= tracker.subscribe(onSnapshot);
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0 && unsubscribe) {
-          unsubscribe();
-          unsubscribe = null;
-        }
-      };
-    },
-    getSnapshot() {
-      // Between frames (or unsubscribed), the tracker's own snapshot.
-      return scheduled ? published : current();
-    },
-  };
-}
+import { findCall, storeOf } from "./store.js";
 
 /**
  * The tracker's current snapshot. Snapshots are immutable and unchanged
@@ -95,12 +24,8 @@ export function useToolCalls(tracker, options) {
  */
 export function useToolCall(tracker, id, options) {
   const store = storeOf(tracker, options);
-  const index = useRef(-1);
-  const select = () => {
-    const calls = store.getSnapshot().calls;
-    if (calls[index.current]?.id !== id) index.current = calls.findIndex((c) => c.id === id);
-    return calls[index.current];
-  };
+  const last = useRef({ index: -1 }).current;
+  const select = () => findCall(store.getSnapshot().calls, id, last);
   return useSyncExternalStore(store.subscribe, select, select);
 }
 

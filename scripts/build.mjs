@@ -258,6 +258,15 @@ const pageModules = [
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];
+/**
+ * The bindings, each an entry of its own with the shared store
+ * (`store.js`): never in the main entry's module graph, minified like the
+ * page's modules and measured apart.
+ */
+const bindingModules = {
+  react: ["react.js", "store.js"],
+  element: ["element.js", "store.js"],
+};
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];
 /** The modules whose code a stream runs: compiled eagerly (`compileHint`). */
@@ -278,6 +287,10 @@ function reportSizes() {
   console.log(`\nwasm: ${kb(readFileSync(wasm).length)} raw, ${kb(gz(wasm))} gzip`);
   console.log(`package as a page loads it (${pageModules.join(", ")}): ${kb(page)} gzip, budget ${kb(budgetBytes)}`);
   console.log(`the worker warm-up (${warmUpModules.join(", ")}): ${kb(warmUpModules.reduce((sum, f) => sum + gz(path.join(pkg, f)), 0))} gzip more`);
+  for (const [name, files] of Object.entries(bindingModules)) {
+    if (files.some((f) => pageModules.includes(f))) throw new Error(`the ${name} binding must stay out of the page's modules`);
+    console.log(`the ${name} binding (${files.join(", ")}): ${kb(files.reduce((sum, f) => sum + gz(path.join(pkg, f)), 0))} gzip more`);
+  }
   if (page > budgetBytes) throw new Error(`the package is ${kb(page)} gzip, over its budget of ${kb(budgetBytes)}`);
 }
 
@@ -286,7 +299,8 @@ export async function buildPackage() {
   compile();
   const wasm = await assemble();
   addJsLayer(); // before the check: pkg/package.json makes its .js files ES modules
-  for (const name of [...pageModules, ...warmUpModules]) {
+  const bindings = [...new Set(Object.values(bindingModules).flat())];
+  for (const name of [...pageModules, ...warmUpModules, ...bindings]) {
     if (name.endsWith(".js")) await minify(name, compileHinted.includes(name) ? compileHint : undefined);
   }
   checkExports();

@@ -1,0 +1,379 @@
+// The framework-free binding: <agui-tool-call> (one call) and
+// <agui-tool-calls> (every call, in first-start order), custom elements for
+// plain HTML pages and any framework.
+//
+//   import "agui-tool-calls/element";
+//   const list = document.querySelector("agui-tool-calls");
+//   list.tracker = tracker;
+//   list.addEventListener("agui-approve", (e) => tracker.approve(e.detail.callId));
+//
+// Plain custom elements, not lit: no dependency (lit is about 5 KB gzip,
+// more than this whole entry, 3.5 KB with the store), and what lit would
+// add (templates, a reactive update cycle) is covered by the shared store
+// (./store.js), which already decides when to render: one tracker subscription per tracker for every element (and
+// every React hook) on the page, at most one publication per animation
+// frame, dropped when the last element leaves the document. A call element
+// redraws only when its call's snapshot object changes (unchanged calls
+// keep their identity), and builds its DOM with `createElement` and text
+// nodes: arguments, results and tool names come from the model and are
+// never parsed as markup. Styles are a constructable stylesheet
+// (`adoptedStyleSheets`), which a strict CSP allows without
+// 'unsafe-inline'; restyle through the `part`s and `--agui-*` properties.
+//
+// The buttons act on nothing: they dispatch `agui-approve`, `agui-decline`
+// and `agui-answer` (bubbling, composed, `detail.callId`), and the
+// application answers the tracker.
+import { findCall, storeOf } from "./store.js";
+
+// Importable where there is no DOM (a server rendering the rest of a page):
+// the classes exist, nothing is defined.
+const Base = globalThis.HTMLElement ?? class {};
+
+/** The look of a call card: the demo's, every colour a `--agui-*` property. */
+const css = `
+:host { display: block; color: var(--agui-ink, #1d2230); font: var(--agui-font, 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif); }
+:host([hidden]) { display: none; }
+.list { display: flex; flex-direction: column; gap: var(--agui-gap, 12px); }
+[part~="card"] { background: var(--agui-panel, #fff); border: 1px solid var(--agui-line, #e2e5ec); border-left: 4px solid var(--agui-accent, #3b5bdb); border-radius: var(--agui-radius, 10px); padding: 10px 14px 12px; box-shadow: 0 1px 3px rgb(20 30 60 / 6%); }
+[data-state="awaitingConsent"], [data-state="awaitingAnswer"] { border-left-color: var(--agui-warn, #c77700); }
+[data-state="answered"] { border-left-color: var(--agui-ok, #2b8a3e); }
+[data-state="declined"], [data-state="abandoned"] { border-left-color: var(--agui-bad, #c92a2a); }
+[part~="header"] { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
+[part~="tool"] { font-family: var(--agui-mono, ui-monospace, Menlo, Consolas, monospace); font-weight: 600; overflow-wrap: anywhere; }
+[part~="badge"] { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.04em; padding: 2px 8px; border-radius: 6px; background: #edf0f5; color: var(--agui-muted, #6b7285); white-space: nowrap; }
+[data-state="streaming"] [part~="badge"] { background: #e7edff; color: var(--agui-accent, #3b5bdb); }
+[data-state="awaitingConsent"] [part~="badge"], [data-state="awaitingAnswer"] [part~="badge"] { background: #fff4e0; color: var(--agui-warn, #c77700); }
+[data-state="answered"] [part~="badge"] { background: #e6f4ea; color: var(--agui-ok, #2b8a3e); }
+[data-state="declined"] [part~="badge"], [data-state="abandoned"] [part~="badge"] { background: #fdecec; color: var(--agui-bad, #c92a2a); }
+[part~="args"] { margin: 8px 0; padding: 8px 10px; background: var(--agui-code-bg, #f7f8fb); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 var(--agui-mono, ui-monospace, Menlo, Consolas, monospace); }
+[data-state="streaming"] [part~="args"]::after { content: "\\258D"; color: var(--agui-accent, #3b5bdb); }
+[part~="facts"] { display: flex; gap: 18px; margin: 0; font-size: 12px; }
+[part~="fact"] { display: flex; gap: 5px; }
+dt { color: var(--agui-muted, #6b7285); }
+dd { margin: 0; font-weight: 600; }
+[data-value="valid"] dd, [data-value="approved"] dd { color: var(--agui-ok, #2b8a3e); }
+[data-value="invalid"] dd, [data-value="declined"] dd { color: var(--agui-bad, #c92a2a); }
+[part~="error"] { margin-top: 8px; font-size: 13px; color: var(--agui-bad, #c92a2a); overflow-wrap: anywhere; }
+[part~="result"] { margin-top: 8px; font-size: 12px; display: flex; flex-direction: column; gap: 2px; }
+[part~="result"] span { color: var(--agui-ok, #2b8a3e); font-weight: 600; }
+[part~="result"][data-error] span { color: var(--agui-bad, #c92a2a); }
+[part~="result"] code { color: var(--agui-muted, #6b7285); overflow-wrap: anywhere; }
+[part~="actions"] { display: flex; gap: 8px; margin-top: 10px; }
+[part~="answer-input"] { flex: 1; font: inherit; padding: 6px 10px; border: 1px solid var(--agui-line, #e2e5ec); border-radius: 8px; }
+button { font: inherit; font-weight: 600; border: 0; border-radius: 8px; padding: 7px 16px; cursor: pointer; color: #fff; background: var(--agui-accent, #3b5bdb); }
+button:focus-visible, input:focus-visible { outline: 2px solid var(--agui-focus, #5c7cfa); outline-offset: 2px; }
+[part~="approve"] { background: var(--agui-ok, #2b8a3e); }
+[part~="decline"] { background: var(--agui-panel, #fff); color: var(--agui-bad, #c92a2a); box-shadow: inset 0 0 0 1px var(--agui-bad, #c92a2a); }
+`;
+
+let sheet = null;
+
+/**
+ * Gives `root` the stylesheet: one constructed sheet, adopted by every
+ * shadow root (no inline style, so no 'unsafe-inline' under a CSP). A
+ * browser without constructable stylesheets gets a `<style>` element, which
+ * a CSP without 'unsafe-inline' in `style-src` blocks.
+ */
+function adoptStyles(root) {
+  if ("adoptedStyleSheets" in root && typeof CSSStyleSheet === "function" && "replaceSync" in CSSStyleSheet.prototype) {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+    }
+    root.adoptedStyleSheets = [sheet];
+  } else {
+    const style = document.createElement("style");
+    style.textContent = css;
+    root.append(style);
+  }
+}
+
+/**
+ * An element: attributes set with `setAttribute` (never parsed as markup),
+ * children appended as nodes or text nodes; `null`, `undefined` and `false`
+ * are left out.
+ */
+function h(tag, attributes, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value != null && value !== false) element.setAttribute(name, value);
+  }
+  element.append(...children.flat().filter((c) => c != null && c !== false));
+  return element;
+}
+
+/**
+ * Where the call is in its life, which picks its renderer. A new state (a
+ * call awaiting an interrupt, say) is one more case here and one more entry
+ * in `renderers`.
+ */
+function stateOf(call) {
+  if (call.status === "open") return "streaming";
+  if (call.status === "abandoned") return "abandoned";
+  if (call.consent === "declined") return "declined";
+  if (call.result) return "answered";
+  if (call.pending) return call.consent === "approved" ? "awaitingAnswer" : "awaitingConsent";
+  return "complete";
+}
+
+/** The badge of each state: what a user reads. */
+const badges = {
+  streaming: "streaming",
+  abandoned: "abandoned",
+  declined: "declined",
+  answered: "answered",
+  awaitingConsent: "awaiting approval",
+  awaitingAnswer: "awaiting answer",
+  complete: "complete",
+};
+
+/** Dispatches `agui-<action>` from `host`: bubbling, and out of shadow roots. */
+function dispatch(host, action, call, extra) {
+  const detail = { callId: call.id, toolName: call.name, ...extra };
+  host.dispatchEvent(new CustomEvent(`agui-${action}`, { detail, bubbles: true, composed: true }));
+}
+
+/**
+ * Every part of a card, which <agui-tool-calls> exports from its items;
+ * the card also has its state as a part (`::part(card awaitingConsent)`).
+ */
+const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input, ${Object.keys(badges).join(", ")}`;
+
+/** "the deploy call c1": how labels name a call for a screen reader. */
+const named = (call) => `${call.name} call ${call.id}`;
+
+/** Approve and Decline: real buttons, each labelled with the tool and call. */
+function consentActions(call, host) {
+  const button = (action, text) => {
+    const b = h("button", { type: "button", part: `button ${action}`, "aria-label": `${text} ${named(call)}` }, text);
+    b.addEventListener("click", () => dispatch(host, action, call));
+    return b;
+  };
+  return h("div", { part: "actions" }, button("approve", "Approve"), button("decline", "Decline"));
+}
+
+/** A text answer for an approved call: `agui-answer` with `detail.content`. */
+function answerForm(call, host) {
+  const input = h("input", { type: "text", part: "answer-input", "aria-label": `Answer to ${named(call)}` });
+  const form = h(
+    "form",
+    { part: "actions" },
+    input,
+    h("button", { type: "submit", part: "button answer", "aria-label": `Send answer to ${named(call)}` }, "Answer"),
+  );
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    dispatch(host, "answer", call, { content: input.value });
+  });
+  return form;
+}
+
+/**
+ * What each state shows below the call's common parts: the renderer per
+ * state. Each gets the call and the element that dispatches its events.
+ */
+const renderers = {
+  streaming: () => null,
+  abandoned: () => null,
+  declined: () => null,
+  answered: () => null,
+  complete: () => null,
+  awaitingConsent: consentActions,
+  awaitingAnswer: answerForm,
+};
+
+/** The arguments as text: the best-effort value while open, the parsed value once complete, else the raw text. */
+function argumentsText(call) {
+  const value = call.status === "open" ? call.partialArgs : call.args;
+  return value === undefined ? call.argsText : JSON.stringify(value, null, 2);
+}
+
+function fact(label, value) {
+  return h("div", { part: "fact", "data-value": value }, h("dt", null, label), h("dd", null, value));
+}
+
+function resultOf(result) {
+  const text = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
+  const label = result.error ? `answered with an error (${result.error})` : `answered (${result.source})`;
+  return h("div", { part: "result", "data-error": result.error ? "" : null }, h("span", null, label), h("code", null, text));
+}
+
+/** The card of one call: its tool, arguments, verdicts and result, then what its state adds. */
+function card(call, host) {
+  const state = stateOf(call);
+  return h(
+    "article",
+    { part: `card ${state}`, "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
+    h("header", { part: "header" }, h("span", { part: "tool" }, call.name), h("span", { part: "badge" }, badges[state])),
+    h("pre", { part: "args", "aria-label": `Arguments of ${named(call)}`, "aria-busy": state === "streaming" ? "true" : null }, argumentsText(call)),
+    h("dl", { part: "facts" }, fact("validation", call.validation), fact("consent", call.consent)),
+    call.argsError && h("div", { part: "error", role: "alert" }, `${call.argsError.kind} error: ${call.argsError.message}`),
+    call.result && resultOf(call.result),
+    renderers[state](call, host),
+  );
+}
+
+/**
+ * Takes over a property set on the element before its class was defined
+ * (a framework may set `tracker` on an element not yet upgraded).
+ */
+function upgradeProperty(element, name) {
+  if (Object.hasOwn(element, name)) {
+    const value = element[name];
+    delete element[name];
+    element[name] = value;
+  }
+}
+
+/**
+ * A tracker's store, listened to while the element is connected and has a
+ * tracker: the subscription the elements share.
+ */
+class Subscribed extends Base {
+  #tracker = null;
+  #unsubscribe = null;
+
+  get tracker() {
+    return this.#tracker;
+  }
+  set tracker(tracker) {
+    if (tracker === this.#tracker) return;
+    this.#tracker = tracker ?? null;
+    this.resubscribe();
+  }
+
+  connectedCallback() {
+    this.resubscribe();
+  }
+  disconnectedCallback() {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
+  }
+
+  /** Subscribes anew (or lets go) for the current tracker, then draws. */
+  resubscribe() {
+    this.disconnectedCallback();
+    if (!this.isConnected || !this.#tracker) return this.draw(undefined);
+    const store = storeOf(this.#tracker);
+    this.#unsubscribe = store.subscribe(() => this.draw(store.getSnapshot()));
+    this.draw(store.getSnapshot());
+  }
+}
+
+/**
+ * `<agui-tool-call call-id="c1">`: one call, with `el.tracker = tracker`.
+ * Nothing shows until the call starts; the element redraws only when its
+ * call changes, at most once per animation frame.
+ *
+ * @example
+ * const el = document.createElement("agui-tool-call");
+ * el.callId = "c1";
+ * el.tracker = tracker;
+ * document.body.append(el);
+ */
+export class AguiToolCallElement extends Subscribed {
+  static observedAttributes = ["call-id"];
+  #root;
+  #call = undefined;
+  #last = { index: -1 };
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    adoptStyles(this.#root);
+    upgradeProperty(this, "tracker");
+    upgradeProperty(this, "callId");
+  }
+
+  /** The id of the call shown (the `call-id` attribute). */
+  get callId() {
+    return this.getAttribute("call-id");
+  }
+  set callId(id) {
+    if (id == null) this.removeAttribute("call-id");
+    else this.setAttribute("call-id", id);
+  }
+
+  /** The call as last drawn (`undefined` until it starts). */
+  get call() {
+    return this.#call;
+  }
+
+  attributeChangedCallback() {
+    this.#last.index = -1;
+    this.resubscribe();
+  }
+
+  /** Draws the call of `snapshot`, if it is not the object already drawn. */
+  draw(snapshot) {
+    const id = this.callId;
+    const call = snapshot && id !== null ? findCall(snapshot.calls, id, this.#last) : undefined;
+    if (call === this.#call) return;
+    this.#call = call;
+    // A keyboard user who just pressed a button of the card keeps their
+    // place: the focus goes to the new card's first control, or the card.
+    const hadFocus = this.#root.activeElement !== null;
+    const shown = call ? [card(call, this)] : [];
+    this.#root.replaceChildren(...shown);
+    if (hadFocus && call) (this.#root.querySelector("input, button") ?? shown[0]).focus();
+  }
+}
+
+/**
+ * `<agui-tool-calls>`: every call of `el.tracker`, in first-start order,
+ * each an `<agui-tool-call>` in its shadow root. Events from the calls
+ * reach the page through it.
+ *
+ * @example
+ * const list = document.createElement("agui-tool-calls");
+ * list.tracker = tracker;
+ * list.addEventListener("agui-decline", (e) => tracker.decline(e.detail.callId));
+ * document.body.append(list);
+ */
+export class AguiToolCallsElement extends Subscribed {
+  #list;
+  #calls = null;
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    adoptStyles(root);
+    this.#list = h("div", { part: "list", class: "list", role: "list" });
+    root.append(this.#list);
+    upgradeProperty(this, "tracker");
+  }
+
+  /** Adds an element for each new call, in order; calls only ever join the end. */
+  draw(snapshot) {
+    const calls = snapshot?.calls ?? [];
+    if (calls === this.#calls) return;
+    this.#calls = calls;
+    const shown = this.#list.children;
+    const inOrder = calls.length >= shown.length && [...shown].every((el, i) => el.callId === calls[i].id);
+    if (inOrder && calls.length === shown.length) return;
+    if (!inOrder) this.#list.replaceChildren();
+    for (const call of calls.slice(this.#list.children.length)) this.#list.append(this.#item(call.id));
+  }
+
+  #item(id) {
+    const item = document.createElement("agui-tool-call");
+    item.setAttribute("role", "listitem");
+    // `calls::part(card)` reaches the cards, one shadow root deeper.
+    item.setAttribute("exportparts", parts);
+    item.callId = id;
+    item.tracker = this.tracker;
+    return item;
+  }
+
+  /** A new tracker: the old tracker's calls go. */
+  resubscribe() {
+    this.#calls = null;
+    this.#list?.replaceChildren();
+    super.resubscribe();
+  }
+}
+
+if (globalThis.customElements) {
+  if (!customElements.get("agui-tool-call")) customElements.define("agui-tool-call", AguiToolCallElement);
+  if (!customElements.get("agui-tool-calls")) customElements.define("agui-tool-calls", AguiToolCallsElement);
+}
