@@ -199,6 +199,13 @@ impl Tracker {
                 self.check_id(c, "parentRunId", parent_run_id.as_deref());
             }
             Op::Seed { messages, .. } => self.charge_seed(c, messages),
+            // Replaced, not added to: bounded by the event, but a tool's
+            // name is an id of its calls.
+            Op::RunTools(tools, _) => {
+                for tool in tools.iter().flatten() {
+                    self.check_id(c, "input.tools[].name", Some(&tool.name));
+                }
+            }
             // Violations are bounded by their log (repeats counted, at
             // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
             Op::Record(_)
@@ -207,8 +214,7 @@ impl Tracker {
             | Op::ClearAllLanes
             | Op::RunFinished { .. }
             | Op::RunError { .. }
-            | Op::RunAborted { .. }
-            | Op::RunTools(..) => {}
+            | Op::RunAborted { .. } => {}
         }
     }
 
