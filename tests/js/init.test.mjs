@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { pkgDir } from "./support/paths.mjs";
+import { pkgDir, root } from "./support/paths.mjs";
 
 /** Runs `body` (ESM) in a fresh Node process after `prelude`, the package imported as `pkg`; its stdout. */
 function freshProcess(prelude, body) {
@@ -106,4 +106,17 @@ test("the modules a stream runs carry V8's compile hint on line 1, their lines s
   }
   assert.equal(lines(path.join(pkgDir, "init.js")).length, lines(path.join(pkgDir, "..", "js", "index.js")).length);
   assert.equal(lines(path.join(pkgDir, "snapshot.js")).length, lines(path.join(pkgDir, "..", "js", "snapshot.js")).length);
+});
+
+test("the two wasm loaders keep one load state, line for line, but for how they compile", () => {
+  // Two copies by decision (docs/size.md, "The loaders' state"): the
+  // package ships one of them; this keeps them from drifting apart.
+  const state = (file) => {
+    const text = readFileSync(path.join(root, "js", file), "utf8");
+    const from = text.indexOf("let loading;");
+    const to = text.indexOf("export const warmed = () => warming;");
+    assert.ok(from > 0 && to > from, file);
+    return text.slice(from, to).replace(/^  const compiled = .*$/m, "  const compiled = <compile>;");
+  };
+  assert.equal(state("wasm-embedded.js"), state("wasm-file.js"));
 });
