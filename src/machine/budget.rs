@@ -172,11 +172,19 @@ impl Tracker {
     fn charge_op(&self, c: &mut Charge, op: &Op) {
         match op {
             Op::Start(s) => self.charge_start(c, s),
-            Op::Args(CallRef::Index(i), delta) => {
-                c.cost += self.calls[*i].args.tail().push_delta(delta);
-            }
-            Op::Args(CallRef::Last, delta) => {
-                c.cost += c.last.as_mut().map_or(0, |tail| tail.push_delta(delta));
+            Op::Args(call, delta) => {
+                let mut alone;
+                let tail = match call {
+                    CallRef::Index(i) => {
+                        alone = self.calls[*i].args.tail();
+                        &mut alone
+                    }
+                    CallRef::Last => match c.last.as_mut() {
+                        Some(tail) => tail,
+                        None => return,
+                    },
+                };
+                c.cost += tail.push_delta(delta);
             }
             // What closing appends: U+FFFD for a high surrogate held.
             Op::End(i) | Op::Abandon(i) => c.cost += self.calls[*i].args.tail().close(),
