@@ -15,7 +15,7 @@
 //!
 //! Slots a later event replaces rather than adds to (the run's ids, result
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
-//! not counted.
+//! not counted; the tools' names are ids all the same (`max_id_bytes`).
 
 use super::lanes::LaneKey;
 use super::plan::{CallRef, Op, Ops, Plan, Start};
