@@ -242,6 +242,30 @@ fn s5_an_id_or_name_longer_than_the_limit_is_fatal() {
         json!({"type": "RUN_STARTED", "threadId": long, "runId": "r"}),
     );
     assert_s5(&v.unwrap_err(), "threadId");
+    // A tool's name in the run input, from the stream or the application.
+    let tools = json!([{"name": "f", "parameters": {}}, {"name": long, "parameters": {}}]);
+    let input = json!({"threadId": "t", "runId": "r", "messages": [], "tools": tools});
+    let mut t = Tracker::new(Options {
+        limits,
+        ..Options::default()
+    });
+    let v = push(
+        &mut t,
+        json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r", "input": input}),
+    )
+    .unwrap_err();
+    assert_s5(&v, "limits.maxIdBytes");
+    assert!(v.message.contains("input.tools[].name of 17 bytes"), "{v}");
+    let err = Tracker::new(Options {
+        limits,
+        ..Options::default()
+    })
+    .start_run_json(&input.to_string())
+    .unwrap_err();
+    assert!(
+        matches!(&err, ApplicationError::Limit(m) if m.contains("input.tools[].name")),
+        "{err:?}"
+    );
     // At the limit exactly: accepted.
     let mut t = with_limits(limits);
     feed(&mut t, &whole_call(&"i".repeat(16), "f", "{}"));

@@ -110,7 +110,7 @@ const HAR_START = /^\{\s*"log"\s*:\s*\{/;
  * The format of bytes that start with a non-blank byte: a name, null (not a
  * stream) or undefined (too few bytes to tell; `ended` says no more come).
  */
-export function formatOf(bytes, ended) {
+function formatOf(bytes, ended) {
   const first = bytes[0];
   if (first === 0x7b) {
     // `{"log": {` opens a HAR file; any other object is a JSON Lines event.

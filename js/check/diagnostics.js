@@ -7,7 +7,7 @@
 // (`count`) counts as that many.
 
 /** Detailed diagnostics kept per rule; the rest are counted. */
-export const KEEP_PER_RULE = 20;
+const KEEP_PER_RULE = 20;
 
 /**
  * What the checker's own findings say, by rule id, for reports that describe

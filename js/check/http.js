@@ -161,7 +161,7 @@ function blankCurlNotes(body) {
 }
 
 /** The first byte of a blanked curl note: a comment in text/event-stream; JSON Lines skips the line too. */
-export const NOTE_MARK = 0x3a;
+const NOTE_MARK = 0x3a;
 
 function addHeader(headers, text) {
   const colon = text.indexOf(":");

@@ -1,11 +1,14 @@
 //! Shallow reading of JSON text: an object's fields and an array's items as
 //! raw text, and strings decoded as `JSON.parse` reads them.
 //!
-//! `serde_json` checks the syntax of the whole text first, skipping values
-//! without recursion and without reading numbers, so neither depth nor
-//! range can refuse valid JSON. Parts are then found by a small scanner over
-//! the checked text and kept as raw text ([`Raw`]): opaque payloads stay
-//! exactly as given, and only what the tracker reads is read further.
+//! The syntax of the whole text is checked first, by the crate's own
+//! scanner ([`super::fields::check`], or the one-pass event scan of module
+//! `fields`): without recursion and without reading numbers, so neither
+//! depth nor range can refuse valid JSON, and what it accepts is what
+//! `serde_json`'s syntax check accepts (tests and a fuzz target hold it to
+//! that). Parts are then found by a small scanner over the checked text and
+//! kept as raw text ([`Raw`]): opaque payloads stay exactly as given, and
+//! only what the tracker reads is read further.
 //! Strings are decoded here, not by `serde_json`, which refuses a lone
 //! surrogate escape (`"\ud83d"`): valid JSON, and what `JSON.stringify`
 //! writes for a string cut inside a surrogate pair. A lone surrogate becomes
@@ -106,8 +109,8 @@ impl<'a> JsonStr<'a> {
     }
 }
 
-/// Decodes a JSON string literal, quotes included, that `serde_json` has
-/// already checked (escapes well formed, no control characters). Borrows
+/// Decodes a JSON string literal, quotes included, whose syntax was
+/// checked already (escapes well formed, no control characters). Borrows
 /// when there is no escape. Never panics, even on unchecked text.
 pub(crate) fn decode(literal: &str) -> JsonStr<'_> {
     let body = literal

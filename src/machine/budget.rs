@@ -15,7 +15,7 @@
 //!
 //! Slots a later event replaces rather than adds to (the run's ids, result
 //! and error, the advertised tools) are bounded by `max_event_bytes` and
-//! not counted.
+//! not counted; the tools' names are ids all the same (`max_id_bytes`).
 
 use super::lanes::LaneKey;
 use super::plan::{CallRef, Op, Ops, Plan, Start};
@@ -172,11 +172,19 @@ impl Tracker {
     fn charge_op(&self, c: &mut Charge, op: &Op) {
         match op {
             Op::Start(s) => self.charge_start(c, s),
-            Op::Args(CallRef::Index(i), delta) => {
-                c.cost += self.calls[*i].args.tail().push_delta(delta);
-            }
-            Op::Args(CallRef::Last, delta) => {
-                c.cost += c.last.as_mut().map_or(0, |tail| tail.push_delta(delta));
+            Op::Args(call, delta) => {
+                let mut alone;
+                let tail = match call {
+                    CallRef::Index(i) => {
+                        alone = self.calls[*i].args.tail();
+                        &mut alone
+                    }
+                    CallRef::Last => match c.last.as_mut() {
+                        Some(tail) => tail,
+                        None => return,
+                    },
+                };
+                c.cost += tail.push_delta(delta);
             }
             // What closing appends: U+FFFD for a high surrogate held.
             Op::End(i) | Op::Abandon(i) => c.cost += self.calls[*i].args.tail().close(),
@@ -199,6 +207,13 @@ impl Tracker {
                 self.check_id(c, "parentRunId", parent_run_id.as_deref());
             }
             Op::Seed { messages, .. } => self.charge_seed(c, messages),
+            // Replaced, not added to: bounded by the event, but a tool's
+            // name is an id of its calls.
+            Op::RunTools(tools, _) => {
+                for tool in tools.iter().flatten() {
+                    self.check_id(c, "input.tools[].name", Some(&tool.name));
+                }
+            }
             // Violations are bounded by their log (repeats counted, at
             // most `MAX_KEPT_VIOLATIONS` kept), not by the budget.
             Op::Record(_)
@@ -207,8 +222,7 @@ impl Tracker {
             | Op::ClearAllLanes
             | Op::RunFinished { .. }
             | Op::RunError { .. }
-            | Op::RunAborted { .. }
-            | Op::RunTools(..) => {}
+            | Op::RunAborted { .. } => {}
         }
     }
 

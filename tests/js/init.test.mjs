@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { pkgDir } from "./support/paths.mjs";
+import { pkgDir, root } from "./support/paths.mjs";
 
 const entries = { ".": "index.js", "./init": "init.js", "./react": "react.js", "./ag-ui": "ag-ui.js" };
 const href = (file) => JSON.stringify(pathToFileURL(path.join(pkgDir, file)).href);
@@ -195,4 +195,17 @@ test("the package README's quick start, as written, connects in Node 20 ESM", as
   assert.equal(typeof agent.runAgent, "function");
   assert.equal(tracker.snapshot().run.status, "idle");
   tracker.free();
+});
+
+test("the two wasm loaders keep one load state, line for line, but for how they compile", () => {
+  // Two copies by decision (docs/size.md, "The loaders' state"): the
+  // package ships one of them; this keeps them from drifting apart.
+  const state = (file) => {
+    const text = readFileSync(path.join(root, "js", file), "utf8");
+    const from = text.indexOf("let loading;");
+    const to = text.indexOf("export const warmed = () => warming;");
+    assert.ok(from > 0 && to > from, file);
+    return text.slice(from, to).replace(/^  const compiled = .*$/m, "  const compiled = <compile>;");
+  };
+  assert.equal(state("wasm-embedded.js"), state("wasm-file.js"));
 });

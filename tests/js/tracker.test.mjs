@@ -223,6 +223,16 @@ test("s5_limits_from_options_mark_the_call_and_keep_going", () => {
   assert.equal(s.calls[0].argsText, '{"a":"12');
 });
 
+test("s5_a_tool_name_in_the_run_input_longer_than_max_id_bytes_is_fatal_naming_the_field", () => {
+  const t = new ToolCallTracker();
+  const input = { threadId: "t1", runId: "r1", messages: [], tools: [{ name: "n".repeat(2000), parameters: {} }] };
+  assert.throws(
+    () => t.push(runStarted("r1", { input })),
+    (e) => e.name === "ToolCallStreamError" && e.violation.code === "S5" && /input\.tools\[\]\.name of 2000 bytes exceeds the limit of 1024 \(limits\.maxIdBytes\)/.test(e.message),
+  );
+  t.free();
+});
+
 test("options_with_unknown_keys_are_refused", () => {
   assert.throws(() => new ToolCallTracker({ tool: [] }), /unknown field/);
 });

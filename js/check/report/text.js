@@ -8,7 +8,7 @@ const MAX_ROWS = 50; // more calls than this: the JSON report lists them all
 const MAX_CELL = 32;
 
 /** Colours, or none (`enabled` false). */
-export function palette(enabled) {
+function palette(enabled) {
   const wrap = (open, close) => (enabled ? (s) => `\x1b[${open}m${s}\x1b[${close}m` : (s) => s);
   return {
     bold: wrap(1, 22),
