@@ -83,9 +83,10 @@ const CallView = memo(function CallView({ tracker, call, interrupt, component })
 export function ToolCalls({ tracker, render, fallback, coalesce }) {
   const snapshot = useToolCalls(tracker, { coalesce });
   const children = [];
+  const interrupts = snapshot.interrupts.length > 0 ? new Map(snapshot.interrupts.map((i) => [i.interrupt.id, i])) : null;
   for (const call of snapshot.calls) {
     const awaited = call.awaitingInterrupt;
-    const interrupt = awaited === undefined ? undefined : snapshot.interrupts.find((i) => i.interrupt.id === awaited);
+    const interrupt = awaited === undefined ? undefined : interrupts?.get(awaited);
     const own = (call.advertised || interrupt) && render && Object.hasOwn(render, call.name) ? render[call.name] : undefined;
     const component = own ?? fallback;
     if (component) children.push(createElement(CallView, { key: call.id, tracker, call, interrupt, component }));

@@ -125,6 +125,35 @@ fn i1_interrupt_outcome_opens_typed_interrupts_in_order() {
 }
 
 #[test]
+fn i1_fields_the_schema_does_not_describe_keep_their_first_place_and_last_value() {
+    let mut t = running();
+    t.push_json(
+        r#"{"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":{"type":"interrupt",
+            "interrupts":[{"id":"i1","x":1,"reason":"r","y":2,"x":3}]}}"#,
+    )
+    .unwrap();
+    let extra = &t.interrupts()[0].interrupt.extra;
+    let keys: Vec<_> = extra.iter().map(|(k, v)| (k.as_str(), v.get())).collect();
+    assert_eq!(keys, [("x", "3"), ("y", "2")]);
+    // Many of them, and many interrupts, are read in one pass each.
+    let wide: Vec<String> = (0..20_000).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    let many: Vec<String> = (0..20_000)
+        .map(|i| format!(r#"{{"id":"i{}","reason":"r"}}"#, i % 10_000))
+        .collect();
+    let mut t = running();
+    t.push_json(&format!(
+        r#"{{"type":"RUN_FINISHED","threadId":"t1","runId":"r1","outcome":{{"type":"interrupt",
+            "interrupts":[{{"id":"w","reason":"r",{}}},{}]}}}}"#,
+        wide.join(","),
+        many.join(",")
+    ))
+    .unwrap();
+    assert_eq!(t.interrupts()[0].interrupt.extra.len(), 20_000);
+    assert_eq!(t.interrupts().len(), 10_001);
+    assert_eq!(t.violations()[0].code, "I2");
+}
+
+#[test]
 fn i1_a_malformed_interrupt_is_fatal_naming_the_field() {
     for (interrupt, field) in [
         (

@@ -8,6 +8,7 @@ use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::Opaque;
 use crate::quote::quoted;
 use serde::{Serialize, Serializer};
+use std::collections::HashMap;
 
 /// Something a run needs from outside before it can continue (rule I1):
 /// one entry of `RUN_FINISHED.outcome.interrupts`.
@@ -169,12 +170,19 @@ fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
     let require = |key: &str, value: Option<String>| {
         value.ok_or_else(|| format!("missing field \"{path}.{key}\""))
     };
-    let mut extra = Vec::new();
+    // A repeated key keeps its first place and its last value, as
+    // `JSON.parse` does; found by a map, as an object may have many keys.
+    let mut extra: Vec<(String, Opaque)> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
     for (key, value) in map.entries() {
-        if !KNOWN.contains(&key) && !extra.iter().any(|(k, _)| k == key) {
-            // A repeated key keeps its last value, as `JSON.parse` does.
-            let last = map.get(key).unwrap_or(value);
-            extra.push((key.to_owned(), Opaque::from_raw(last)));
+        if KNOWN.contains(&key) {
+            continue;
+        }
+        if let Some(&k) = at.get(key) {
+            extra[k].1 = Opaque::from_raw(value);
+        } else {
+            at.insert(key.to_owned(), extra.len());
+            extra.push((key.to_owned(), Opaque::from_raw(value)));
         }
     }
     Ok(Interrupt {

@@ -13,12 +13,10 @@ impl Tracker {
     /// Each call an interrupt names awaits it (I3).
     pub(crate) fn open_interrupts(&mut self, index: usize, interrupts: &[Interrupt]) {
         self.close_interrupts();
+        // A set of the ids so far: an outcome may list thousands.
+        let mut ids = super::Names::default();
         for interrupt in interrupts {
-            if self
-                .interrupts
-                .iter()
-                .any(|o| o.interrupt.id == interrupt.id)
-            {
+            if !ids.insert(interrupt.id.clone()) {
                 let message = format!(
                     "event {index}: two interrupts with id {} in one run",
                     quoted(&interrupt.id)

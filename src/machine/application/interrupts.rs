@@ -4,10 +4,11 @@
 use super::ApplicationError;
 use crate::events::{Opaque, ResumeEntry, ResumeStatus, RunInput};
 use crate::machine::plan::Plan;
-use crate::machine::{Consent, InterruptDecision, Tracker};
+use crate::machine::{Consent, InterruptDecision, Names, Tracker};
 use crate::quote::quoted;
 use crate::schema::{Schema, ValidationError};
 use crate::violation::{Severity, Violation};
+use std::collections::HashMap;
 
 /// An open interrupt a run input leaves uncovered, or resolves after it
 /// expired (rule I5).
@@ -116,10 +117,17 @@ impl Tracker {
     /// the input may start.
     pub fn check_resume(&self, input: &RunInput) -> Vec<UncoveredInterrupt> {
         let entries = input.resume.as_deref().unwrap_or_default();
+        // Each id's first entry, found in one step (lists may be long).
+        // (Keys owned: the map type of the tracker's id index, one hash-map
+        // instantiation less in the wasm module.)
+        let mut by_id: HashMap<String, usize> = HashMap::new();
+        for (k, e) in entries.iter().enumerate() {
+            by_id.entry(e.interrupt_id.clone()).or_insert(k);
+        }
         let mut uncovered = Vec::new();
         for open in &self.interrupts {
             let interrupt = &open.interrupt;
-            let entry = entries.iter().find(|e| e.interrupt_id == interrupt.id);
+            let entry = by_id.get(interrupt.id.as_str()).map(|&k| &entries[k]);
             let expired = || {
                 interrupt
                     .expires_at
@@ -165,12 +173,12 @@ impl Tracker {
             )));
             return;
         }
+        let mut open = Names::default();
+        for o in &self.interrupts {
+            open.insert(o.interrupt.id.clone());
+        }
         for entry in entries {
-            if !self
-                .interrupts
-                .iter()
-                .any(|o| o.interrupt.id == entry.interrupt_id)
-            {
+            if !open.contains(&entry.interrupt_id) {
                 plan.record(warn(format!(
                     "run input: resume entry {} names no open interrupt",
                     quoted(&entry.interrupt_id)
