@@ -41,7 +41,7 @@ function ensureDeclaredToolchain() {
  * of it alone: tests, clippy and native builds use the stable toolchain.
  * A nightly, because the module rebuilds the standard library with
  * panics that abort at once (`-Zbuild-std`, `-Cpanic=immediate-abort`): no
- * panic messages, locations or formatting linked, 7 KB gzip less
+ * panic messages, locations or formatting linked, about 6 KB gzip less
  * (`docs/size.md`). Pinned, so that a build is the same on every machine;
  * it needs only `rust-src`, not the wasm32 target's prebuilt library.
  */

@@ -205,3 +205,79 @@ test("t5_builder_reads_agree_with_the_parse_of_the_prefix_key_order_sharing_and_
     core.free();
   }
 });
+
+/**
+ * Reads after every delta of `count` elements or members streamed one per
+ * delta into `{"items":[` or `{"items":{`: each read's value, and how many
+ * distinct values were made (each one a copy of the open containers).
+ */
+function wideReads(kind, count) {
+  const builder = new PartialValueBuilder();
+  const element = (i) => (kind === "array" ? `${i ? "," : ""}${i}` : `${i ? "," : ""}"k${i}":${i}`);
+  let text = kind === "array" ? '{"items":[' : '{"items":{';
+  builder.feed(text);
+  const reads = [];
+  for (let i = 0; i < count; i++) {
+    const delta = element(i);
+    builder.feed(delta);
+    text += delta;
+    reads.push(builder.valueAt(text.length));
+  }
+  return { builder, text, reads, made: new Set(reads).size };
+}
+
+const width = (value) => Object.keys(value.items).length;
+
+test("t5_reading_a_wide_open_array_after_every_delta_copies_it_a_bounded_number_of_times_and_shows_an_earlier_prefix", () => {
+  const count = 20000;
+  const { builder, text, reads, made } = wideReads("array", count);
+  // Exact while the array is at most 4,096 wide; past it, a copy only
+  // once the text read since the last one pays for it (8 elements a unit).
+  reads.forEach((value, i) => {
+    if (i < 4096) assert.equal(width(value), i + 1, `read ${i} is exact`);
+    const shown = width(value);
+    assert.deepEqual(value, { items: Array.from({ length: shown }, (_, k) => k) }, `read ${i} is the value of an earlier cut`);
+    assert.ok(i + 1 - shown <= (i + 1) / 8, `read ${i}: ${shown} of ${i + 1} elements shown`);
+    if (i > 0) assert.ok(shown >= width(reads[i - 1]), `read ${i} never shrinks`);
+    assert.ok(Object.isFrozen(value) && Object.isFrozen(value.items));
+  });
+  // Read after every delta, each value made anew would copy the array 20,000 times.
+  assert.ok(made < 4096 + 200, `${made} values made for ${count} reads`);
+  // The value made first is unchanged by everything made since.
+  assert.deepEqual(reads[0], { items: [0] });
+  // Closed, the value is whole again.
+  builder.feed("]}");
+  assert.deepEqual(builder.valueAt(text.length + 2), JSON.parse(`${text}]}`));
+});
+
+test("t5_reading_a_wide_open_object_after_every_delta_copies_it_a_bounded_number_of_times_and_shows_an_earlier_prefix", () => {
+  const count = 8000;
+  const { builder, text, reads, made } = wideReads("object", count);
+  reads.forEach((value, i) => {
+    if (i < 512) assert.equal(width(value), i + 1, `read ${i} is exact`);
+    const shown = width(value);
+    const next = text.indexOf(`,"k${shown}":`);
+    assert.deepEqual(value, JSON.parse(`${next < 0 ? text : text.slice(0, next)}}}`), `read ${i} is the value of an earlier cut`);
+    assert.ok(i + 1 - shown <= (i + 1) / 4, `read ${i}: ${shown} of ${i + 1} members shown`);
+    if (i > 0) assert.ok(shown >= width(reads[i - 1]), `read ${i} never shrinks`);
+  });
+  assert.ok(made < 512 + 200, `${made} values made for ${count} reads`);
+  builder.feed("}}");
+  assert.deepEqual(builder.valueAt(text.length + 2), JSON.parse(`${text}}}`));
+});
+
+test("t5_a_wide_partial_value_stays_on_the_state_and_its_copies", () => {
+  const tracker = new ToolCallTracker();
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+  tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: '{"items":[' });
+  const states = [];
+  for (let i = 0; i < 6000; i++) states.push(tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: i ? `,${i}` : "0" }).calls[0]);
+  for (const state of states) {
+    const value = state.partialArgs;
+    assert.equal(state.partialArgs, value, "the same value on every read of a state");
+    assert.deepEqual({ ...state }.partialArgs, value);
+    assert.deepEqual(JSON.parse(JSON.stringify(state)).partialArgs, value);
+  }
+  tracker.free();
+});
