@@ -13,6 +13,7 @@ import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
 import { recognised } from "./processing.js";
+import { outgoingInput } from "./outgoing.js";
 
 /**
  * Compiles and instantiates the wasm module, once (the main entry has
@@ -235,6 +236,8 @@ export class ToolCallTracker {
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
     const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
     next.messages = completeHistory(messages, this.snapshot().calls, at);
+    // Rule P4: nothing unrecognised is sent; a malformed known field is refused, naming it.
+    next = outgoingInput(next, (_field, message) => new ToolCallRefusedError({ kind: "malformedInput", message: `nextRun(input): ${message}`, toolCallIds: [] }));
     this.startRun(next); // refuses, naming them, calls left unanswered
     return next;
   }

@@ -227,6 +227,7 @@ const pageModules = [
   "partial-value.js",
   "next-run.js",
   "processing.js",
+  "outgoing.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];
