@@ -10,7 +10,19 @@ use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::Opaque;
 use crate::quote::quoted;
 
-/// Something stripped from an event, for its warning.
+/// Something stripped from an event, for its warning (a violation of
+/// severity warning, coded by `rule`).
+///
+/// ```
+/// use agui_tool_calls::{Options, RunStatus, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"handoff"}}"#)
+///     .unwrap();
+/// assert_eq!(t.run().status, RunStatus::Finished);
+/// assert_eq!(t.violations()[0].code, "P1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stripped {
     /// `P1` (an unrecognised union member), `P2` (a property 1.0 does not
@@ -67,13 +79,11 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
     let described = match kind.as_str() {
         "text" => {
             required_string(&map, "text", path)?;
+            known_part(&map, path)?;
             TEXT_PART
         }
         k if PART_KINDS.contains(&k) => {
-            optional_string(&map, "id", path)?;
-            if map.get("metadata").map(json::kind) == Some(Kind::Null) {
-                return Err(format!("field \"{path}.metadata\" must not be null"));
-            }
+            known_part(&map, path)?;
             let spath = format!("{path}.source");
             let Some(source) = map.get("source") else {
                 return Err(format!("missing field \"{spath}\""));
@@ -100,11 +110,17 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
             return Ok(None);
         }
     };
-    optional_string(&map, "id", path)?;
+    Ok(Some(closed(&map, path, described, None, out)))
+}
+
+/// The fields every known part may have: a string `id`, a `metadata` that
+/// is not `null` (open, not read further).
+fn known_part(map: &Fields, path: &str) -> Result<(), String> {
+    optional_string(map, "id", path)?;
     if map.get("metadata").map(json::kind) == Some(Kind::Null) {
         return Err(format!("field \"{path}.metadata\" must not be null"));
     }
-    Ok(Some(closed(&map, path, described, None, out)))
+    Ok(())
 }
 
 /// A media part's source: its text (rewritten when a property was
