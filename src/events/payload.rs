@@ -208,6 +208,7 @@ fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
                 interrupts: interrupts.into_iter().map(Opaque::from_raw).collect(),
             })
         }
+        // "cancelled": `outcome` passes only the three types 1.0 describes.
         _ => Ok(Outcome::Cancelled),
     }
 }
