@@ -6,7 +6,8 @@
 //! is an error naming its field (E2). A payload's text is rewritten only
 //! when something was stripped: otherwise it stays exactly as given (S4).
 
-use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::json::{self, Fields, Kind, Raw};
+use super::payload::{object, required_string};
 use super::Opaque;
 use crate::quote::quoted;
 
@@ -68,7 +69,7 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
     if out.len() == before {
         return Ok(Opaque::from_raw(raw));
     }
-    Ok(Opaque::from_text(format!("[{}]", kept.join(","))))
+    Ok(Opaque::from_text(joined('[', &kept, ']')))
 }
 
 /// One content part: its text (rewritten when a property was stripped),
@@ -179,7 +180,7 @@ fn closed(
         }
     }
     if changed {
-        format!("{{{}}}", kept.join(","))
+        joined('{', &kept, '}')
     } else {
         map.text().to_owned()
     }
@@ -222,16 +223,18 @@ pub(super) fn unknown_outcome(kind: &str) -> Stripped {
     Stripped::new("P1", message)
 }
 
-fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
-    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
-}
-
-fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
-    match map.get(key).map(json::scalar) {
-        Some(Scalar::Str(s)) => Ok(s.into_text().into_owned()),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
-        None => Err(format!("missing field \"{path}.{key}\"")),
+/// `items` separated by commas between `open` and `close`. By hand:
+/// `[String]::join` would be one more instantiation in the wasm module.
+fn joined(open: char, items: &[String], close: char) -> String {
+    let mut out = String::from(open);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(item);
     }
+    out.push(close);
+    out
 }
 
 fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {
