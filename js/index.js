@@ -14,6 +14,7 @@ import { SnapshotBuilder } from "./snapshot.js";
 import { completeHistory } from "./next-run.js";
 import { recognised } from "./processing.js";
 import { resumeList } from "./resume.js";
+import { outgoingInput } from "./outgoing.js";
 
 /**
  * Compiles and instantiates the wasm module, once, and starts the warm-up
@@ -269,6 +270,8 @@ export class ToolCallTracker {
     next.messages = completeHistory(messages, this.snapshot().calls, at, advertised);
     const resume = resumeList(next.resume, this.snapshot().interrupts);
     if (resume !== undefined) next.resume = resume;
+    // Rule P4: nothing unrecognised is sent; a malformed known field is refused, naming it.
+    next = outgoingInput(next, (_field, message) => new ToolCallRefusedError({ kind: "malformedInput", message: `nextRun(input): ${message}`, toolCallIds: [] }));
     this.startRun(next); // refuses, naming them, calls left unanswered and interrupts left uncovered
     return next;
   }

@@ -264,6 +264,7 @@ const pageModules = [
   "next-run.js",
   "processing.js",
   "resume.js",
+  "outgoing.js",
   `${crate}.js`,
   wasmLoading === "file" ? wasmFile : "wasm-bytes.js",
 ];

@@ -123,6 +123,7 @@ pub const RULES: &[Rule] = &[
     r("P1", Warning, "An unrecognised union member was stripped.", "An outcome type, content part kind or media source kind 1.0 does not describe is removed, naming its path; the run goes on."),
     r("P2", Warning, "A property 1.0 does not describe was stripped.", "An undescribed property on an object the schema closes never reaches application code."),
     r("P3", Fatal, "A known field holds a value the 1.0 schema rejects.", "A malformed known value is fatal E2 naming the field; retired shapes are translated with a warning."),
+    r("P4", Behaviour, "nextRun sends nothing unrecognised and refuses a malformed known field.", "The run input nextRun returns carries no unrecognised material; a malformed known field is refused, naming it, before anything is sent."),
     r("N1", Behaviour, "Snapshots are immutable and keep identity.", "An unchanged tracker returns the identical snapshot; an unchanged call keeps its object."),
     r("N2", Behaviour, "A snapshot shows the whole state.", "Run status, open, completed and pending calls, results, violations and the fatal error."),
     r("N3", Behaviour, "Calls are listed in start order.", "Calls are listed in the order they were first started."),

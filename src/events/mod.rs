@@ -58,7 +58,9 @@ pub enum EventBody<'a> {
         /// `parentRunId`: the run that started this one, when nested.
         parent_run_id: Option<Text<'a>>,
         /// The `RunAgentInput` the run was started with, when echoed.
-        input: Option<RunInput>,
+        /// Boxed: the event's size is its largest variant's, and every event
+        /// (a `TOOL_CALL_ARGS` delta on the fixed path too) is built at it.
+        input: Option<Box<RunInput>>,
     },
     /// `RUN_FINISHED`.
     RunFinished {

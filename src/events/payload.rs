@@ -8,7 +8,7 @@ use super::strip::{self, Stripped};
 use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
-fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
+pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
     Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
 }
 
@@ -24,7 +24,7 @@ fn string(v: Raw<'_>) -> Option<String> {
     }
 }
 
-fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
+pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
     match map.get(key) {
         Some(v) => string(v).ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
         None => Err(format!("missing field \"{path}.{key}\"")),
@@ -210,6 +210,7 @@ fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
                 interrupts: super::interrupts::interrupts(items)?,
             })
         }
+        // "cancelled": `outcome` passes only the three types 1.0 describes.
         _ => Ok(Outcome::Cancelled),
     }
 }

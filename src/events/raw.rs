@@ -211,7 +211,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             parent_run_id: c.optional(Key::ParentRunId)?,
             input: match c.present(Key::Input) {
                 None => None,
-                Some(v) => Some(payload::run_input(v).map_err(|e| c.error(e))?),
+                Some(v) => Some(Box::new(payload::run_input(v).map_err(|e| c.error(e))?)),
             },
         },
         "RUN_FINISHED" => {

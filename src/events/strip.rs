@@ -6,11 +6,24 @@
 //! is an error naming its field (E2). A payload's text is rewritten only
 //! when something was stripped: otherwise it stays exactly as given (S4).
 
-use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::json::{self, Fields, Kind, Raw};
+use super::payload::{object, required_string};
 use super::Opaque;
 use crate::quote::quoted;
 
-/// Something stripped from an event, for its warning.
+/// Something stripped from an event, for its warning (a violation of
+/// severity warning, coded by `rule`).
+///
+/// ```
+/// use agui_tool_calls::{Options, RunStatus, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"handoff"}}"#)
+///     .unwrap();
+/// assert_eq!(t.run().status, RunStatus::Finished);
+/// assert_eq!(t.violations()[0].code, "P1");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stripped {
     /// `P1` (an unrecognised union member), `P2` (a property 1.0 does not
@@ -56,7 +69,7 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
     if out.len() == before {
         return Ok(Opaque::from_raw(raw));
     }
-    Ok(Opaque::from_text(format!("[{}]", kept.join(","))))
+    Ok(Opaque::from_text(joined('[', &kept, ']')))
 }
 
 /// One content part: its text (rewritten when a property was stripped),
@@ -67,13 +80,11 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
     let described = match kind.as_str() {
         "text" => {
             required_string(&map, "text", path)?;
+            known_part(&map, path)?;
             TEXT_PART
         }
         k if PART_KINDS.contains(&k) => {
-            optional_string(&map, "id", path)?;
-            if map.get("metadata").map(json::kind) == Some(Kind::Null) {
-                return Err(format!("field \"{path}.metadata\" must not be null"));
-            }
+            known_part(&map, path)?;
             let spath = format!("{path}.source");
             let Some(source) = map.get("source") else {
                 return Err(format!("missing field \"{spath}\""));
@@ -100,11 +111,17 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
             return Ok(None);
         }
     };
-    optional_string(&map, "id", path)?;
+    Ok(Some(closed(&map, path, described, None, out)))
+}
+
+/// The fields every known part may have: a string `id`, a `metadata` that
+/// is not `null` (open, not read further).
+fn known_part(map: &Fields, path: &str) -> Result<(), String> {
+    optional_string(map, "id", path)?;
     if map.get("metadata").map(json::kind) == Some(Kind::Null) {
         return Err(format!("field \"{path}.metadata\" must not be null"));
     }
-    Ok(Some(closed(&map, path, described, None, out)))
+    Ok(())
 }
 
 /// A media part's source: its text (rewritten when a property was
@@ -163,7 +180,7 @@ fn closed(
         }
     }
     if changed {
-        format!("{{{}}}", kept.join(","))
+        joined('{', &kept, '}')
     } else {
         map.text().to_owned()
     }
@@ -206,16 +223,18 @@ pub(super) fn unknown_outcome(kind: &str) -> Stripped {
     Stripped::new("P1", message)
 }
 
-fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
-    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
-}
-
-fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
-    match map.get(key).map(json::scalar) {
-        Some(Scalar::Str(s)) => Ok(s.into_text().into_owned()),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
-        None => Err(format!("missing field \"{path}.{key}\"")),
+/// `items` separated by commas between `open` and `close`. By hand:
+/// `[String]::join` would be one more instantiation in the wasm module.
+fn joined(open: char, items: &[String], close: char) -> String {
+    let mut out = String::from(open);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(item);
     }
+    out.push(close);
+    out
 }
 
 fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {

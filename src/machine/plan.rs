@@ -223,6 +223,7 @@ impl Tracker {
                     parent_run_id: parent_run_id.map(Text::into_owned),
                 });
                 if let Some(input) = input {
+                    let input = *input;
                     record_stripped(plan, input.stripped, None);
                     plan.ops.push(Op::RunTools(input.tools, true));
                     self.plan_seed(plan, input.messages, true)?;

@@ -193,3 +193,65 @@ test("p1_the_reference_and_the_tracker_name_the_same_paths", async () => {
   assert.deepEqual(mine, ["content[0].cite", "content[1].source.etag"]);
   assert.equal(Object.keys(DIFFERENCES).length, 1);
 });
+
+const INPUT = { threadId: "t", runId: "r", messages: [] };
+const userSays = (content) => ({ ...INPUT, messages: [{ id: "u", role: "user", content }] });
+/** Outgoing inputs: what nextRun's last stage and the reference's `enforceOutgoingInput` make of each. */
+const OUTGOING = {
+  "a plain input": { ...INPUT, tools: [{ name: "f", description: "d", parameters: { type: "object" } }], context: [], state: { k: 1 } },
+  "an undescribed top-level property": { ...INPUT, extra: 1 },
+  "a message of an unknown role": { ...INPUT, messages: [{ id: "m", role: "robot", content: "x" }] },
+  "an undescribed message property": { ...INPUT, messages: [{ id: "m", role: "user", content: "x", mood: "ok" }] },
+  "a content part of an unknown kind": userSays([{ type: "hologram" }, { type: "text", text: "a" }]),
+  "a media source of an unknown kind": userSays([{ type: "image", source: { type: "ipfs", value: "Qm" } }]),
+  "an undescribed property of a function call": {
+    ...INPUT,
+    messages: [{ id: "a", role: "assistant", toolCalls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}", x: 1 } }] }],
+  },
+  "a null assistant content": { ...INPUT, messages: [{ id: "a", role: "assistant", content: null }] },
+  "a null state": { ...INPUT, state: null },
+  "a tool without description": { ...INPUT, tools: [{ name: "f", parameters: {} }] },
+  "a tool message without content": { ...INPUT, messages: [{ id: "m", role: "tool", toolCallId: "c" }] },
+  "a numeric threadId": { ...INPUT, threadId: 1 },
+  "a context entry without description": { ...INPUT, context: [{ value: "v" }] },
+  "a text part whose text is a number": userSays([{ type: "text", text: 1 }]),
+  "a resume entry of an unknown status": { ...INPUT, resume: [{ interruptId: "i", status: "later" }] },
+};
+
+test("p4_outgoing_input_is_judged_as_the_reference_judges_it", async () => {
+  const { enforceOutgoingInput } = await import("@ag-ui/client");
+  const { outgoingInput } = await import("../../pkg/outgoing.js");
+  for (const [name, input] of Object.entries(OUTGOING)) {
+    const warn = console.warn;
+    console.warn = () => {};
+    let theirs;
+    try {
+      theirs = enforceOutgoingInput(structuredClone(input));
+    } catch {
+      theirs = "refused";
+    } finally {
+      console.warn = warn;
+    }
+    let mine;
+    try {
+      mine = outgoingInput(structuredClone(input), (field, message) => Object.assign(new Error(message), { field }));
+    } catch (error) {
+      assert.ok(error.field, `${name}: the refusal names the field`);
+      mine = "refused";
+    }
+    // The reference adds empty `tools` and `context`: absent and empty mean the same.
+    if (typeof theirs === "object") for (const key of ["tools", "context"]) if (theirs[key]?.length === 0 && !(key in input)) delete theirs[key];
+    assert.deepEqual(mine, theirs, name);
+  }
+});
+
+test("p4_next_run_sends_nothing_unrecognised_and_refuses_a_malformed_field_before_sending", () => {
+  const tracker = new ToolCallTracker();
+  const next = tracker.nextRun({ ...INPUT, debug: true, messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi", cite: 1 }, { type: "hologram" }] }] });
+  assert.deepEqual(next, { ...INPUT, messages: [{ id: "u", role: "user", content: [{ type: "text", text: "hi" }] }] });
+  assert.throws(
+    () => tracker.nextRun({ ...INPUT, runId: "r2", tools: [{ name: "f" }] }),
+    (error) => error.name === "ToolCallRefusedError" && error.kind === "malformedInput" && /field "input\.tools\[0\]\.description" is missing/.test(error.message),
+  );
+  tracker.free();
+});

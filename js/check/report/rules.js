@@ -66,6 +66,7 @@ export const RULES = Object.freeze([
   { id: "P1", class: "warning", title: "An unrecognised union member was stripped.", summary: "An outcome type, content part kind or media source kind 1.0 does not describe is removed, naming its path; the run goes on." },
   { id: "P2", class: "warning", title: "A property 1.0 does not describe was stripped.", summary: "An undescribed property on an object the schema closes never reaches application code." },
   { id: "P3", class: "fatal", title: "A known field holds a value the 1.0 schema rejects.", summary: "A malformed known value is fatal E2 naming the field; retired shapes are translated with a warning." },
+  { id: "P4", class: "behaviour", title: "nextRun sends nothing unrecognised and refuses a malformed known field.", summary: "The run input nextRun returns carries no unrecognised material; a malformed known field is refused, naming it, before anything is sent." },
   { id: "N1", class: "behaviour", title: "Snapshots are immutable and keep identity.", summary: "An unchanged tracker returns the identical snapshot; an unchanged call keeps its object." },
   { id: "N2", class: "behaviour", title: "A snapshot shows the whole state.", summary: "Run status, open, completed and pending calls, results, violations and the fatal error." },
   { id: "N3", class: "behaviour", title: "Calls are listed in start order.", summary: "Calls are listed in the order they were first started." },
