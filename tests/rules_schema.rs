@@ -4,7 +4,7 @@
 mod common;
 
 use agui_tool_calls::events::Tool;
-use agui_tool_calls::schema::{Failures, MAX_ERRORS, MAX_ERROR_TEXT};
+use agui_tool_calls::schema::{Failures, MAX_ERRORS, MAX_ERROR_TEXT, MAX_SUBSCHEMAS};
 use agui_tool_calls::{Limits, Options, Tracker, Validation};
 use common::*;
 use serde_json::{json, Value};
@@ -338,9 +338,11 @@ fn s5_schema_errors_past_the_thread_budget_are_counted_not_kept() {
 #[test]
 fn s5_an_enum_and_properties_from_the_stream_are_looked_up_not_scanned() {
     // 20,000 enum values against 20,000 items was 4 * 10^8 comparisons.
+    // (A schema of more subschemas than `MAX_SUBSCHEMAS` does not compile.)
     let mut t = Tracker::new(Options::default());
     let values: Vec<String> = (0..20_000).map(|i| format!("v{i}")).collect();
-    let props: serde_json::Map<String, Value> = (0..20_000)
+    // Properties up to half the subschemas a schema may have.
+    let props: serde_json::Map<String, Value> = (0..MAX_SUBSCHEMAS / 2)
         .map(|i| (format!("p{i}"), json!({"type": "string"})))
         .collect();
     let schema = json!({"type": "object", "properties": {
@@ -349,8 +351,9 @@ fn s5_an_enum_and_properties_from_the_stream_are_looked_up_not_scanned() {
     }});
     run_with_input_tools(&mut t, &[Tool::new("f", "", schema)]);
     let items: Vec<String> = (0..20_000).map(|i| format!("v{}", 19_999 - i)).collect();
-    let object: serde_json::Map<String, Value> =
-        (0..20_000).map(|i| (format!("p{i}"), json!("s"))).collect();
+    let object: serde_json::Map<String, Value> = (0..MAX_SUBSCHEMAS / 2)
+        .map(|i| (format!("p{i}"), json!("s")))
+        .collect();
     let started = std::time::Instant::now();
     let v = closed(&mut t, "c1", "f", &json!({"e": items, "o": object}));
     assert_eq!(v, Validation::Valid);
@@ -371,5 +374,18 @@ fn s1_a_draft04_exclusive_maximum_makes_the_bound_exclusive() {
     assert_eq!(
         closed(&mut t, "c2", "f", &json!({"n": 0.5})),
         Validation::Valid
+    );
+}
+
+#[test]
+fn s5_a_stream_schema_of_too_many_subschemas_leaves_its_calls_unvalidated() {
+    let mut t = Tracker::new(Options::default());
+    let props: serde_json::Map<String, Value> = (0..MAX_SUBSCHEMAS)
+        .map(|i| (format!("p{i}"), json!({})))
+        .collect();
+    run_with_input_tools(&mut t, &[Tool::new("f", "", json!({"properties": props}))]);
+    assert_eq!(
+        closed(&mut t, "c1", "f", &json!({})),
+        Validation::Unvalidated
     );
 }

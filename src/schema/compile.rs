@@ -18,6 +18,12 @@ use std::collections::HashMap;
 /// Deepest nesting of subschemas the compiler follows.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
 
+/// Most subschemas one schema may have. Each costs its compiled keywords
+/// (a few hundred bytes) and a registry entry: one 4 MiB run input of
+/// `"pN":{}` properties held 326,000, took 251 MiB of wasm memory and
+/// minutes to compile. Tool schemas have hundreds.
+pub const MAX_SUBSCHEMAS: usize = 20_000;
+
 pub(crate) type NodeId = usize;
 
 /// One subschema.
@@ -202,6 +208,9 @@ impl<'v> Compiler<'v, '_> {
     ) -> Result<NodeId, SchemaError> {
         if depth > MAX_SCHEMA_DEPTH {
             return Err(err(ptr, "schema nested too deeply"));
+        }
+        if self.nodes.len() >= MAX_SUBSCHEMAS {
+            return Err(err(ptr, format!("more than {MAX_SUBSCHEMAS} subschemas")));
         }
         let map = match v {
             Value::Bool(b) => {

@@ -47,6 +47,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
+pub use compile::MAX_SUBSCHEMAS;
 #[cfg(not(target_arch = "wasm32"))]
 pub use pattern::RegressEngine;
 pub use pattern::{Pattern, PatternEngine};

@@ -360,6 +360,26 @@ fn s5_a_spent_budget_makes_the_instance_invalid_with_a_limit_error() {
 }
 
 #[test]
+fn s5_a_schema_of_too_many_subschemas_does_not_compile() {
+    let props = |n: usize| -> serde_json::Map<String, Value> {
+        (0..n).map(|i| (format!("p{i}"), json!({}))).collect()
+    };
+    // The root is one of them.
+    assert!(Schema::compile(
+        &json!({"properties": props(MAX_SUBSCHEMAS - 1)}),
+        &RegressEngine
+    )
+    .is_ok());
+    let err = Schema::compile(
+        &json!({"properties": props(MAX_SUBSCHEMAS)}),
+        &RegressEngine,
+    )
+    .unwrap_err();
+    assert_eq!(err.message, "more than 20000 subschemas");
+    assert!(err.path.starts_with("/properties/p"), "{}", err.path);
+}
+
+#[test]
 fn s1_draft04_boolean_exclusive_bounds_are_exclusive() {
     let draft04 = |bounds: Value| {
         let mut schema = json!({"$schema": "http://json-schema.org/draft-04/schema#"});
