@@ -99,7 +99,8 @@ export function findingsOf(summary, lineOf, stopped) {
       }
       const more = (error.errorCount ?? kept.length) - kept.length;
       if (more > 0) {
-        out.push({ ...base, code: "S1", severity, message: `arguments of ${quote(call.name)} fail the schema in ${more} more place${more === 1 ? "" : "s"} (only the first ${kept.length} failures are kept)` });
+        // Counted as the failures it stands for.
+        out.push({ ...base, code: "S1", severity, count: more, message: `arguments of ${quote(call.name)} fail the schema in ${more} more place${more === 1 ? "" : "s"} (only the first ${kept.length} failures are kept)` });
       }
     } else if (error.kind === "parse") {
       const where = error.position === undefined ? "" : ` at byte ${error.position}`;
