@@ -3,6 +3,7 @@
 //
 //   node bench/hostile.bench.mjs            every scenario, each in a fresh process
 //   node bench/hostile.bench.mjs sse-line   one scenario
+//   node bench/hostile.bench.mjs schema-    every scenario whose name starts so
 //   AGUI_PKG=/path/to/pkg node bench/hostile.bench.mjs   another build
 //
 // Each scenario runs in its own process: wasm memory only grows, so one
@@ -55,10 +56,112 @@ const scenarios = {
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" }));
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: JSON.stringify({ s }) }));
     const ok = core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: "c" }));
-    const call = JSON.parse(core.summary()).calls?.[0];
+    const call = JSON.parse(core.summaryWithoutViolations()).calls?.[0];
     return { fed: s.length, stopped: ok ? "no" : "fatal", validation: call?.validation };
   },
+  /**
+   * The application's own ordinary schema (a list of strings) and calls
+   * whose 4 MiB of arguments are 2M numbers: every item fails.
+   */
+  "schema-errors": (core) => {
+    const zeros = "0,".repeat(MiB - 16);
+    core.feedJson(JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId: "r" }));
+    let fed = 0;
+    let slowest = 0;
+    for (let i = 0; i < 15; i++) {
+      const id = `c${i}`;
+      let ok =
+        core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" })) &&
+        core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `{"l":[${zeros}` })) &&
+        core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: `${zeros}0]}` }));
+      if (ok) {
+        const t0 = performance.now();
+        ok = core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: id }));
+        slowest = Math.max(slowest, performance.now() - t0);
+      }
+      fed += 4 * MiB;
+      if (!ok) return { fed, stopped: "fatal", slowestEventMs: slowest, ...verdict(core) };
+    }
+    return { fed, stopped: "no", slowestEventMs: slowest, ...verdict(core) };
+  },
+  /** A stream schema requiring a 1,000-character name of each item; 1.3M `{}`. */
+  "schema-long-required": (core) => {
+    streamSchema(core, { type: "array", items: { required: ["n".repeat(1000)] } });
+    return streamCall(core, `[${"{},".repeat(1_300_000)}{}]`);
+  },
+  /** A stream schema's `enum` of 100,000 strings against 100,000 items in none of them. */
+  "schema-enum": (core) => {
+    const values = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
+    streamSchema(core, { type: "array", items: { enum: values } });
+    return streamCall(core, JSON.stringify(values.map((v) => `w${v}`)));
+  },
+  /** A stream schema of 100,000 `properties`, compiled at the call's end, against 100,000 keys, twice (two runs). */
+  "schema-properties": (core) => {
+    const properties = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, { type: "string" }]));
+    const args = JSON.stringify(Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`p${i}`, i])));
+    let result;
+    for (let run = 0; run < 2; run++) {
+      const t0 = performance.now();
+      streamSchema(core, { type: "object", properties }, `r${run}`);
+      const runStartMs = performance.now() - t0;
+      result = { ...streamCall(core, args, `c${run}`), runStartMs: Math.round(runStartMs) };
+      core.feedJson(JSON.stringify({ type: "RUN_FINISHED", threadId: "t", runId: `r${run}` }));
+    }
+    return result;
+  },
+  /** As many subschemas with a keyword as one 4 MiB `RUN_STARTED` carries (`"pN":{"type":"null"}`), compiled at a call's end. */
+  "schema-compile-4mib": (core) => packedSchema(core, { type: "null" }),
+  /** As many empty subschemas as one 4 MiB `RUN_STARTED` carries (`"pN":{}`). */
+  "schema-compile-4mib-empty": (core) => packedSchema(core, {}),
+  /** Draft-04's boolean `exclusiveMaximum`: `{n: 1}` against `maximum: 1, exclusiveMaximum: true`. */
+  "draft04-exclusive": (core) => {
+    streamSchema(core, { $schema: "http://json-schema.org/draft-04/schema#", properties: { n: { maximum: 1, exclusiveMaximum: true } } });
+    return streamCall(core, JSON.stringify({ n: 1 }));
+  },
 };
+
+/** A stream schema of as many properties `sub` as fit in 4 MiB, compiled at a call's end. */
+function packedSchema(core, sub) {
+  const properties = {};
+  const size = JSON.stringify(sub).length + 5;
+  let bytes = 0;
+  for (let i = 0; bytes < 4 * MiB - 65536; i++) {
+    properties[`p${i}`] = sub;
+    bytes += size + String(i).length;
+  }
+  const t0 = performance.now();
+  streamSchema(core, { type: "object", properties });
+  const runStartMs = Math.round(performance.now() - t0);
+  return { ...streamCall(core, "{}"), runStartMs, subschemas: Object.keys(properties).length };
+}
+
+/** A run whose input advertises `parameters` for tool `f`: a schema only the stream supplies. */
+function streamSchema(core, parameters, runId = "r") {
+  const tool = { name: "f", description: "", parameters };
+  core.feedJson(JSON.stringify({ type: "RUN_STARTED", threadId: "t", runId, input: { tools: [tool] } }));
+}
+
+/** One call to `f` with `text` as arguments, in deltas of 2 MiB; the time its END took. */
+function streamCall(core, text, id = "c") {
+  let ok = core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f" }));
+  for (let at = 0; ok && at < text.length; at += 2 * MiB) {
+    ok = core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: id, delta: text.slice(at, at + 2 * MiB) }));
+  }
+  const t0 = performance.now();
+  ok = ok && core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: id }));
+  return { fed: text.length, stopped: ok ? "no" : "fatal", slowestEventMs: Math.round(performance.now() - t0), ...verdict(core) };
+}
+
+/** The last call's validation, and how many schema errors it counts and keeps. */
+function verdict(core) {
+  const calls = JSON.parse(core.summaryWithoutViolations()).calls ?? [];
+  const call = calls[calls.length - 1];
+  const error = call?.argsError;
+  return {
+    validation: call?.validation,
+    ...(error && { errorCount: error.errorCount, errorsKept: error.errors?.length, lastError: error.errors?.at(-1)?.message.slice(0, 80) }),
+  };
+}
 
 /** `calls` calls with 4 MiB of arguments, then calls with 2M zeros as arguments. */
 function wideResults(core, calls) {
@@ -104,7 +207,9 @@ async function runOne(name) {
   await (await import(new URL("index.js", pkg))).init(); // instantiates the module
   const glue = await import(new URL("agui_tool_calls.js", pkg));
   const exports = glue.initSync(); // already initialised: returns the exports
-  const core = new glue.WasmTracker("{}");
+  // The application's own tool for `schema-errors`; the other scenarios advertise theirs in the run input.
+  const options = name === "schema-errors" ? { tools: [{ name: "f", description: "", parameters: { type: "object", properties: { l: { type: "array", items: { type: "string" } } } } }] } : {};
+  const core = new glue.WasmTracker(JSON.stringify(options));
   const t0 = performance.now();
   let result;
   try {
@@ -116,7 +221,7 @@ async function runOne(name) {
   const memory = exports.memory.buffer.byteLength / MiB;
   let fatal = null;
   try {
-    fatal = JSON.parse(core.summary()).fatal;
+    fatal = JSON.parse(core.summaryWithoutViolations()).fatal;
   } catch {
     // a trapped module answers nothing more
   }
@@ -129,15 +234,19 @@ async function runOne(name) {
       stopped: result.stopped,
       fatal: fatal && `${fatal.code}: ${fatal.message}`,
       ...(result.validation !== undefined && { validation: result.validation }),
+      ...(result.slowestEventMs !== undefined && { slowestEventMs: Math.round(result.slowestEventMs) }),
+      ...(result.runStartMs !== undefined && { runStartMs: result.runStartMs }),
+      ...(result.subschemas !== undefined && { subschemas: result.subschemas }),
+      ...(result.errorCount !== undefined && { errorCount: result.errorCount, errorsKept: result.errorsKept, lastError: result.lastError }),
     }),
   );
 }
 
 const wanted = process.argv[2];
-if (wanted) {
+if (wanted && wanted in scenarios) {
   await runOne(wanted);
 } else {
-  for (const name of Object.keys(scenarios)) {
+  for (const name of Object.keys(scenarios).filter((n) => !wanted || n.startsWith(wanted))) {
     execFileSync(process.execPath, [fileURLToPath(import.meta.url), name], { stdio: "inherit" });
   }
 }

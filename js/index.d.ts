@@ -195,8 +195,14 @@ export interface ArgsError {
   readonly message: string;
   /** Byte offset into the argument text (parse and limit errors). */
   readonly position?: number;
-  /** Each schema failure, with its instance path (a JSON Pointer) and keyword. */
+  /**
+   * Schema failures, each with its instance path (a JSON Pointer) and keyword: the first 100
+   * (fewer once the thread's `maxThreadBytes` budget is spent), paths and messages cut at 256
+   * bytes. A validation past its work budget ends with one of keyword `limit`.
+   */
   readonly errors?: readonly SchemaError[];
+  /** Schema errors only: how many failures there were, `errors.length` or more when some were only counted. */
+  readonly errorCount?: number;
 }
 
 // ---- Argument types from the tools' JSON Schemas (types only, no runtime) ----

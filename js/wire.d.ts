@@ -158,9 +158,15 @@ export type ArgsErrorRecord = {
    */
   position?: number;
   /**
-   * Each schema failure.
+   * The schema failures kept: the first 100, fewer when the thread's
+   * budget could not hold them.
    */
   errors?: Array<ValidationError>;
+  /**
+   * How many schema failures there were; more than `errors.length`
+   * when some were only counted.
+   */
+  errorCount?: number;
 };
 
 /**

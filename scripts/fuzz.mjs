@@ -107,6 +107,17 @@ function seeds() {
   for (const [schema, instance] of schemas) {
     out.schema.push(Buffer.concat([Buffer.from(JSON.stringify(schema)), zero, Buffer.from(JSON.stringify(instance))]));
   }
+  // Large instances: the instance, a zero byte, then `k` (two bytes, little-endian) copies of it in an array.
+  const large = [
+    [{ type: "array", items: { type: "string" } }, 0, 65535],
+    [{ type: "array", items: { required: ["n".repeat(1000)] } }, {}, 65535],
+    [{ items: { enum: Array.from({ length: 500 }, (_, i) => `v${i}`) }, uniqueItems: true }, "w", 40000],
+    [{ items: { anyOf: [{ maximum: 1, exclusiveMaximum: true }, { $ref: "#" }] }, unevaluatedItems: false }, [1], 20000],
+  ];
+  for (const [schema, instance, copies] of large) {
+    const k = Buffer.from([copies & 255, copies >> 8]);
+    out.schema.push(Buffer.concat([Buffer.from(JSON.stringify(schema)), zero, Buffer.from(JSON.stringify(instance)), zero, k]));
+  }
   return out;
 }
 

@@ -11,6 +11,20 @@ pub(crate) fn quoted(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
+/// Cuts `text` to at most `max` bytes at a character boundary, marking the
+/// cut with `…` (so the result may hold `max` + 3 bytes): messages quote
+/// what a stream sent, and what is kept must stay bounded.
+pub(crate) fn cut(text: &mut String, max: usize) {
+    if text.len() > max {
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+}
+
 /// An optional id: quoted, or `none`.
 pub(crate) fn quoted_or_none(s: Option<&str>) -> String {
     s.map_or_else(|| "none".to_owned(), quoted)

@@ -135,14 +135,7 @@ fn overflow_entry(event_index: usize) -> Violation {
 }
 
 fn cut_message(message: &mut String) {
-    if message.len() > MAX_MESSAGE_BYTES {
-        let mut end = MAX_MESSAGE_BYTES;
-        while !message.is_char_boundary(end) {
-            end -= 1;
-        }
-        message.truncate(end);
-        message.push('…');
-    }
+    crate::quote::cut(message, MAX_MESSAGE_BYTES);
 }
 
 #[cfg(test)]

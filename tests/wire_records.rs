@@ -79,3 +79,33 @@ fn a_delta_alone_is_the_text_change_the_binding_sends_without_a_record() {
         (0, "c", 9, "\"}")
     );
 }
+
+#[test]
+fn s5_a_schema_error_record_counts_the_failures_it_does_not_carry() {
+    use agui_tool_calls::events::Tool;
+    use agui_tool_calls::Options;
+    let tool = Tool::new("f", "", json!({"items": {"type": "string"}}));
+    let mut t = running_with(Options {
+        tools: vec![tool],
+        ..Options::default()
+    });
+    let text = format!("[{}0]", "0,".repeat(999));
+    feed(&mut t, &whole_call("c1", "f", &text));
+    let record = take(&mut t);
+    let error = &record["calls"][0]["argsError"];
+    assert_eq!(error["kind"], "schema");
+    assert_eq!(error["errorCount"], 1000);
+    assert_eq!(error["errors"].as_array().unwrap().len(), 100);
+    assert_eq!(
+        error["message"],
+        "arguments do not match the schema of f: 1000 errors, the first 100 kept"
+    );
+    feed(&mut t, &whole_call("c2", "f", "[1]"));
+    let record = take(&mut t);
+    let error = &record["calls"][0]["argsError"];
+    assert_eq!(error["errorCount"], 1);
+    assert_eq!(
+        error["message"],
+        "arguments do not match the schema of f: 1 error"
+    );
+}

@@ -93,8 +93,14 @@ export function findingsOf(summary, lineOf, stopped) {
     // violation. A backend call's are the agent's own business: a warning.
     const severity = call.advertised ? "violation" : "warning";
     if (error.kind === "schema") {
-      for (const e of error.errors ?? []) {
+      const kept = error.errors ?? [];
+      for (const e of kept) {
         out.push({ ...base, code: "S1", severity, message: `arguments of ${quote(call.name)} fail the schema at ${quote(e.path)}: ${e.keyword}: ${e.message}`, schemaPath: e.path, keyword: e.keyword });
+      }
+      const more = (error.errorCount ?? kept.length) - kept.length;
+      if (more > 0) {
+        // Counted as the failures it stands for.
+        out.push({ ...base, code: "S1", severity, count: more, message: `arguments of ${quote(call.name)} fail the schema in ${more} more place${more === 1 ? "" : "s"} (only the first ${kept.length} failures are kept)` });
       }
     } else if (error.kind === "parse") {
       const where = error.position === undefined ? "" : ` at byte ${error.position}`;

@@ -4,9 +4,10 @@
 
 use super::Tracker;
 use crate::events::Tool;
-use crate::schema::{PatternEngine, Schema, ValidationError};
+use crate::schema::{Failures, PatternEngine, Schema, ValidationError};
 use std::collections::HashMap;
 use std::fmt;
+use std::mem::size_of;
 use std::rc::Rc;
 
 /// What validation says of a call's arguments.
@@ -18,9 +19,12 @@ pub enum Validation {
     Unvalidated,
     /// The arguments satisfy the tool's schema.
     Valid,
-    /// They do not: each failure with its instance path and keyword. Empty
-    /// when the text did not even parse (the parse error is on the call).
-    Invalid(Vec<ValidationError>),
+    /// They do not: the failures, each with its instance path and keyword,
+    /// the first [`MAX_ERRORS`](crate::schema::MAX_ERRORS) kept and all
+    /// counted (fewer kept when the thread's budget cannot hold them, see
+    /// [`Tracker::validate_call`]). Empty when the text did not even parse
+    /// (the parse error is on the call).
+    Invalid(Failures),
 }
 
 /// The advertised tools' schemas, each compiled once, on first use.
@@ -142,23 +146,54 @@ impl Tracker {
         args: &serde_json::Value,
     ) -> Vec<ValidationError> {
         self.call_schema(i)
-            .map(|schema| schema.validate(args))
+            .map(|schema| schema.validate(args).errors)
             .unwrap_or_default()
     }
 
     /// Validates a call that just closed (or was seeded from history).
+    ///
+    /// The failures kept count towards `max_thread_bytes` (rule S5). They
+    /// are known only now, while the event is applied and nothing may fail
+    /// any more: so as many are kept as the budget holds, all are counted,
+    /// and the next event that keeps anything finds the budget spent.
     pub(crate) fn validate_call(&mut self, i: usize) {
         let schema = self.call_schema(i);
         let call = &self.calls[i];
         // The value is parsed for the check alone, and dropped after it.
         let validation = match schema.map(|schema| (schema, call.arguments())) {
             Some((schema, Some(Ok(args)))) => match schema.validate(&args) {
-                errors if errors.is_empty() => Validation::Valid,
-                errors => Validation::Invalid(errors),
+                failures if failures.is_empty() => Validation::Valid,
+                mut failures => {
+                    self.charge_failures(&mut failures);
+                    Validation::Invalid(failures)
+                }
             },
-            Some((_, Some(Err(_)))) => Validation::Invalid(Vec::new()),
+            Some((_, Some(Err(_)))) => Validation::Invalid(Failures::default()),
             _ => Validation::Unvalidated,
         };
         self.calls[i].validation = validation;
     }
+
+    /// Adds what `failures` keep to the bytes the thread retains, first
+    /// dropping (still counted) those past `max_thread_bytes`.
+    fn charge_failures(&mut self, failures: &mut Failures) {
+        let mut cost = 0;
+        let mut kept = 0;
+        for e in &failures.errors {
+            let bytes = error_bytes(e);
+            if self.over_budget(cost + bytes).is_some() {
+                break;
+            }
+            cost += bytes;
+            kept += 1;
+        }
+        failures.errors.truncate(kept);
+        failures.errors.shrink_to_fit();
+        self.retained += cost;
+    }
+}
+
+/// One kept failure: the record, its path and message.
+fn error_bytes(e: &ValidationError) -> usize {
+    size_of::<ValidationError>() + e.path.len() + e.message.len()
 }

@@ -18,6 +18,12 @@ use std::collections::HashMap;
 /// Deepest nesting of subschemas the compiler follows.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
 
+/// Most subschemas one schema may have. Each costs its compiled keywords
+/// (a few hundred bytes) and a registry entry: one 4 MiB run input of
+/// `"pN":{}` properties held 326,000, took 251 MiB of wasm memory and
+/// minutes to compile. Tool schemas have hundreds.
+pub const MAX_SUBSCHEMAS: usize = 20_000;
+
 pub(crate) type NodeId = usize;
 
 /// One subschema.
@@ -46,7 +52,9 @@ pub(crate) struct DynamicRef {
 pub(crate) struct Keywords {
     /// Bit set of [`type_bit`] values.
     pub(crate) types: Option<u8>,
-    pub(crate) enumeration: Option<Vec<String>>,
+    /// The canonical text of each `enum` value (to its position): one
+    /// hash per lookup, however many values.
+    pub(crate) enumeration: Option<HashMap<String, usize>>,
     pub(crate) constant: Option<String>,
     pub(crate) multiple_of: Option<f64>,
     pub(crate) maximum: Option<f64>,
@@ -201,6 +209,9 @@ impl<'v> Compiler<'v, '_> {
         if depth > MAX_SCHEMA_DEPTH {
             return Err(err(ptr, "schema nested too deeply"));
         }
+        if self.nodes.len() >= MAX_SUBSCHEMAS {
+            return Err(err(ptr, format!("more than {MAX_SUBSCHEMAS} subschemas")));
+        }
         let map = match v {
             Value::Bool(b) => {
                 self.nodes.push((Node::Bool(*b), res));
@@ -317,7 +328,11 @@ impl<'v> Compiler<'v, '_> {
             let items = e
                 .as_array()
                 .ok_or_else(|| err(ptr, "`enum` must be an array"))?;
-            kw.enumeration = Some(items.iter().map(canonical).collect());
+            let mut values = HashMap::new();
+            for (i, item) in items.iter().enumerate() {
+                values.insert(canonical(item), i);
+            }
+            kw.enumeration = Some(values);
         }
         kw.constant = map.get("const").map(canonical);
         kw.multiple_of = number(map, "multipleOf", ptr)?;
@@ -326,9 +341,8 @@ impl<'v> Compiler<'v, '_> {
         }
         kw.maximum = number(map, "maximum", ptr)?;
         kw.minimum = number(map, "minimum", ptr)?;
-        // Draft-04's boolean forms are not numbers: ignored.
-        kw.exclusive_maximum = map.get("exclusiveMaximum").and_then(Value::as_f64);
-        kw.exclusive_minimum = map.get("exclusiveMinimum").and_then(Value::as_f64);
+        kw.exclusive_maximum = exclusive(map, "exclusiveMaximum", &mut kw.maximum, ptr)?;
+        kw.exclusive_minimum = exclusive(map, "exclusiveMinimum", &mut kw.minimum, ptr)?;
         kw.max_length = count(map, "maxLength", ptr)?;
         kw.min_length = count(map, "minLength", ptr)?;
         if let Some(p) = map.get("pattern") {
@@ -636,6 +650,24 @@ fn number(map: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<f64>,
             .as_f64()
             .map(Some)
             .ok_or_else(|| err(ptr, format!("`{key}` must be a number"))),
+    }
+}
+
+/// `exclusiveMaximum` or `exclusiveMinimum`: a number (draft-06 on), or
+/// draft-04's boolean that makes `bound` (`maximum` or `minimum`)
+/// exclusive. Read in every draft, as providers send draft-04 schemas
+/// without `$schema`: ignoring `true` would call `1` valid against
+/// `{"maximum": 1, "exclusiveMaximum": true}`.
+fn exclusive(
+    map: &Map<String, Value>,
+    key: &str,
+    bound: &mut Option<f64>,
+    ptr: &str,
+) -> Result<Option<f64>, SchemaError> {
+    match map.get(key) {
+        Some(Value::Bool(true)) => Ok(bound.take()),
+        Some(Value::Bool(false)) => Ok(None),
+        _ => number(map, key, ptr),
     }
 }
 

@@ -1,10 +1,19 @@
 //! JSON Schema validation of tool-call arguments (rule S1).
 //!
 //! A lean validator over [`serde_json::Value`] for the drafts model
-//! providers send: 2020-12 and draft-07. A schema is compiled once (per
-//! advertised tool) into a [`Schema`]; validating an instance never panics,
-//! never fetches anything, and reports every failure with the instance path
-//! (a JSON Pointer) and the keyword that failed.
+//! providers send: 2020-12 and draft-07 (and draft-04's boolean
+//! `exclusiveMaximum`). A schema is compiled once (per advertised tool)
+//! into a [`Schema`]; validating an instance never panics, never fetches
+//! anything, and reports each failure with the instance path (a JSON
+//! Pointer) and the keyword that failed.
+//!
+//! Both schema and instance may come from a hostile stream, so what one
+//! validation does and keeps is bounded: it counts every failure but keeps
+//! the first [`MAX_ERRORS`], each path and message cut at
+//! [`MAX_ERROR_TEXT`] bytes; and every keyword's work (a subschema
+//! applied, a property or `enum` value looked up, the bytes of a value
+//! compared) is charged to a budget of [`MAX_STEPS`], past which the
+//! instance fails with a `limit` error.
 //!
 //! ```
 //! use agui_tool_calls::schema::{RegressEngine, Schema};
@@ -20,10 +29,10 @@
 //! .unwrap();
 //! assert!(schema.is_valid(&json!({"items": [{"name": "a"}]})));
 //!
-//! let errors = schema.validate(&json!({"items": [{}]}));
-//! assert_eq!(errors.len(), 1);
-//! assert_eq!(errors[0].path, "/items/0");
-//! assert_eq!(errors[0].keyword, "required");
+//! let failures = schema.validate(&json!({"items": [{}]}));
+//! assert_eq!(failures.count, 1);
+//! assert_eq!(failures.errors[0].path, "/items/0");
+//! assert_eq!(failures.errors[0].keyword, "required");
 //! ```
 //!
 //! What is supported and what is not is listed in `docs/schema-conformance.md`.
@@ -38,9 +47,11 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
 
+pub use compile::MAX_SUBSCHEMAS;
 #[cfg(not(target_arch = "wasm32"))]
 pub use pattern::RegressEngine;
 pub use pattern::{Pattern, PatternEngine};
+pub use validate::MAX_STEPS;
 
 /// The dialect a schema is read in.
 ///
@@ -93,6 +104,48 @@ impl fmt::Display for ValidationError {
     }
 }
 
+/// Most failures one validation keeps; the rest are only counted.
+pub const MAX_ERRORS: usize = 100;
+
+/// Longest `path` or `message` of a kept failure, in bytes: a longer one is
+/// cut at a character boundary and ends in `…`. Messages quote property
+/// names, which the instance chooses.
+pub const MAX_ERROR_TEXT: usize = 256;
+
+/// How an instance fails its schema: every failure counted, the first
+/// [`MAX_ERRORS`] kept (plus, last, the `limit` error of a validation cut
+/// off by [`MAX_STEPS`]).
+///
+/// ```
+/// use agui_tool_calls::schema::{RegressEngine, Schema, MAX_ERRORS};
+/// use serde_json::json;
+///
+/// let schema = Schema::compile(&json!({"items": {"type": "string"}}), &RegressEngine).unwrap();
+/// let failures = schema.validate(&json!(vec![0; 1000]));
+/// assert_eq!(failures.count, 1000);
+/// assert_eq!(failures.errors.len(), MAX_ERRORS);
+/// assert!(failures.truncated());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Failures {
+    /// The failures kept, in schema order.
+    pub errors: Vec<ValidationError>,
+    /// How many failures there were, kept or not.
+    pub count: usize,
+}
+
+impl Failures {
+    /// Whether the instance passed: no failure at all.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Whether failures were counted but not kept.
+    pub fn truncated(&self) -> bool {
+        self.count > self.errors.len()
+    }
+}
+
 /// A compiled schema, ready to validate any number of instances.
 pub struct Schema {
     graph: compile::Graph,
@@ -119,11 +172,12 @@ impl Schema {
         compile::compile(schema, default, engine).map(|graph| Schema { graph })
     }
 
-    /// Every failure of `instance`, in schema order; empty when valid.
-    pub fn validate(&self, instance: &Value) -> Vec<ValidationError> {
-        let mut errors = Vec::new();
-        validate::run(&self.graph, instance, Some(&mut errors));
-        errors
+    /// The failures of `instance`, in schema order (the first
+    /// [`MAX_ERRORS`] kept, all counted); empty when valid.
+    pub fn validate(&self, instance: &Value) -> Failures {
+        let mut failures = Failures::default();
+        validate::run(&self.graph, instance, Some(&mut failures));
+        failures
     }
 
     /// Whether `instance` is valid.

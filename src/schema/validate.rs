@@ -3,7 +3,9 @@
 //! Validation recurses over the schema graph and the instance together, so
 //! every step into a subschema counts against [`MAX_DEPTH`]: a hostile
 //! schema (a `$ref` cycle that consumes no instance) or a deep instance ends
-//! in an error, never a stack overflow.
+//! in an error, never a stack overflow. Every keyword's work counts against
+//! [`MAX_STEPS`] (see there), so no schema and instance, both at most a few
+//! MiB, make it compute for long.
 //!
 //! `unevaluatedProperties` and `unevaluatedItems` need to know what the
 //! other keywords looked at. Each schema applied to an instance location
@@ -11,9 +13,9 @@
 //! (`allOf`, `$ref`, `if`...) hands its flags up only when it passed.
 
 use super::compile::{type_bit, Graph, Keywords, Node, NodeId};
-use super::uri::escape_token;
 use super::value::{canonical, is_integer, is_multiple_of, number_text};
-use super::ValidationError;
+use super::{Failures, ValidationError, MAX_ERRORS, MAX_ERROR_TEXT};
+use crate::quote::cut;
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -21,12 +23,26 @@ use std::fmt::Write;
 /// Deepest nesting of subschema applications validation follows.
 pub(crate) const MAX_DEPTH: usize = 128;
 
-/// Most subschema applications one validation may make. Depth alone does not
-/// bound time: `anyOf` of two refs to itself doubles the work at each level.
-pub(crate) const MAX_STEPS: usize = 2_000_000;
+/// Most steps of work one validation may take; past them the instance fails
+/// with a `limit` error. A step is one subschema applied to one place of
+/// the instance; one property name, `required` name or `enum` value looked
+/// up; or [`BYTES_PER_STEP`] bytes of text written out, hashed, compared or
+/// counted. Depth alone does not bound time: `anyOf` of two refs to itself
+/// doubles the work at each level, and an `enum` of 100,000 values checked
+/// against 100,000 items once took 10^10 comparisons.
+pub const MAX_STEPS: usize = 2_000_000;
+
+/// Bytes of text one step covers: writing, hashing or comparing a
+/// canonical text, counting a string's characters, looking up a name.
+const BYTES_PER_STEP: usize = 64;
+
+/// The steps of handling `len` bytes of text once.
+fn text_steps(len: usize) -> usize {
+    1 + len / BYTES_PER_STEP
+}
 
 /// Where errors go: `None` while trying a branch whose errors don't count.
-type Out<'o> = Option<&'o mut Vec<ValidationError>>;
+type Out<'o> = Option<&'o mut Failures>;
 
 #[derive(Clone, Copy)]
 enum Seg<'a> {
@@ -50,6 +66,8 @@ impl<'p, 'a> Path<'p, 'a> {
         }
     }
 
+    /// The JSON Pointer, cut at [`MAX_ERROR_TEXT`] bytes: its keys are the
+    /// instance's, of any length, and it is built for each kept error.
     fn pointer(&self) -> String {
         let mut segs = Vec::new();
         let mut here = Some(self);
@@ -63,13 +81,24 @@ impl<'p, 'a> Path<'p, 'a> {
                 Seg::Root => {}
                 Seg::Key(k) => {
                     out.push('/');
-                    out.push_str(&escape_token(k));
+                    // Escaped as RFC 6901 says, and no further than kept.
+                    for c in k.chars().take(MAX_ERROR_TEXT) {
+                        match c {
+                            '~' => out.push_str("~0"),
+                            '/' => out.push_str("~1"),
+                            c => out.push(c),
+                        }
+                    }
                 }
                 Seg::Index(i) => {
                     let _ = write!(out, "/{i}");
                 }
             }
+            if out.len() > MAX_ERROR_TEXT {
+                break;
+            }
         }
+        cut(&mut out, MAX_ERROR_TEXT);
         out
     }
 }
@@ -112,28 +141,49 @@ impl Eval {
     }
 }
 
+/// Counts a failure, and keeps it while fewer than [`MAX_ERRORS`] are: its
+/// path and message are built only then, and cut to [`MAX_ERROR_TEXT`].
 fn report(
     out: &mut Out<'_>,
     path: &Path,
     keyword: &'static str,
     msg: impl FnOnce() -> String,
 ) -> bool {
-    if let Some(errors) = out {
-        errors.push(ValidationError {
-            path: path.pointer(),
-            keyword,
-            message: msg(),
-        });
+    if let Some(failures) = out {
+        failures.count += 1;
+        if failures.errors.len() < MAX_ERRORS {
+            failures.errors.push(error(path, keyword, msg()));
+        }
     }
     false
 }
 
+fn error(path: &Path, keyword: &'static str, mut message: String) -> ValidationError {
+    cut(&mut message, MAX_ERROR_TEXT);
+    ValidationError {
+        path: path.pointer(),
+        keyword,
+        message,
+    }
+}
+
 /// Validates `instance` against the root of `graph`.
-pub(crate) fn run(graph: &Graph, instance: &Value, mut out: Out<'_>) -> bool {
+pub(crate) fn run(graph: &Graph, instance: &Value, out: Out<'_>) -> bool {
+    run_within(graph, instance, out, MAX_STEPS).0
+}
+
+/// [`run`] with a budget of `max_steps`; also returns the steps taken.
+pub(crate) fn run_within(
+    graph: &Graph,
+    instance: &Value,
+    mut out: Out<'_>,
+    max_steps: usize,
+) -> (bool, usize) {
     let mut run = Run {
         g: graph,
         depth: 0,
         steps: 0,
+        max_steps,
         scope: Vec::new(),
         aborted: None,
     };
@@ -143,21 +193,25 @@ pub(crate) fn run(graph: &Graph, instance: &Value, mut out: Out<'_>) -> bool {
     };
     let mut eval = Eval::new(graph.tracks, instance);
     let ok = run.node(0, instance, &path, &mut out, &mut eval);
-    match run.aborted {
+    let ok = match run.aborted {
         None => ok,
         Some(error) => {
-            if let Some(errors) = out {
-                errors.push(error);
+            // Kept even past `MAX_ERRORS`: it says why the rest is missing.
+            if let Some(failures) = out {
+                failures.count += 1;
+                failures.errors.push(error);
             }
             false
         }
-    }
+    };
+    (ok, run.steps)
 }
 
 struct Run<'g> {
     g: &'g Graph,
     depth: usize,
     steps: usize,
+    max_steps: usize,
     /// The dynamic scope: resources entered, outermost first.
     scope: Vec<usize>,
     /// Set when a limit is hit: from then on every subschema fails, so no
@@ -177,6 +231,12 @@ impl Run<'_> {
     ) -> bool {
         let g = self.g;
         let (node, res) = &g.nodes[id];
+        // Checked and counted before a boolean schema too: `items: true`
+        // over millions of items is work.
+        if self.aborted.is_some() || self.limit_hit(path) {
+            return false;
+        }
+        self.steps += 1;
         let kw = match node {
             Node::Bool(true) => return true,
             Node::Bool(false) => {
@@ -184,11 +244,7 @@ impl Run<'_> {
             }
             Node::Object(kw) => kw,
         };
-        if self.aborted.is_some() || self.limit_hit(path) {
-            return false;
-        }
         self.depth += 1;
-        self.steps += 1;
         let entered = self.scope.last() != Some(res);
         if entered {
             self.scope.push(*res);
@@ -204,17 +260,27 @@ impl Run<'_> {
     fn limit_hit(&mut self, path: &Path) -> bool {
         let message = if self.depth >= MAX_DEPTH {
             format!("validation nested deeper than {MAX_DEPTH} subschemas")
-        } else if self.steps >= MAX_STEPS {
-            format!("validation took more than {MAX_STEPS} steps")
+        } else if self.steps >= self.max_steps {
+            format!("validation took more than {} steps", self.max_steps)
         } else {
             return false;
         };
-        self.aborted = Some(ValidationError {
-            path: path.pointer(),
-            keyword: "limit",
-            message,
-        });
+        self.aborted = Some(error(path, "limit", message));
         true
+    }
+
+    /// Counts `steps` of work; the next subschema applied past
+    /// [`MAX_STEPS`] stops the validation.
+    fn spend(&mut self, steps: usize) {
+        self.steps = self.steps.saturating_add(steps);
+    }
+
+    /// A fresh [`Eval`] for `inst`: one flag per member when tracking,
+    /// charged, as it is made and merged per subschema applied.
+    fn eval_for(&mut self, inst: &Value) -> Eval {
+        let eval = Eval::new(self.g.tracks, inst);
+        self.spend((eval.props.len() + eval.items.len()) / BYTES_PER_STEP);
+        eval
     }
 
     /// Applies `id` to a child location of the instance.
@@ -226,7 +292,7 @@ impl Run<'_> {
         seg: Seg<'a>,
         out: &mut Out<'_>,
     ) -> bool {
-        let mut eval = Eval::new(self.g.tracks, inst);
+        let mut eval = self.eval_for(inst);
         self.node(id, inst, &path.push(seg), out, &mut eval)
     }
 
@@ -245,6 +311,7 @@ impl Run<'_> {
         if !matches!(self.g.nodes[id].0, Node::Bool(false)) {
             return self.child(id, inst, path, seg, out);
         }
+        self.spend(1);
         report(out, &path.push(seg), keyword, || match seg {
             Seg::Key(key) => format!("property \"{key}\" is not allowed"),
             _ => "no item is allowed here".into(),
@@ -260,7 +327,7 @@ impl Run<'_> {
         out: &mut Out<'_>,
         eval: &mut Eval,
     ) -> bool {
-        let mut own = Eval::new(self.g.tracks, inst);
+        let mut own = self.eval_for(inst);
         let ok = self.node(id, inst, path, out, &mut own);
         if ok {
             eval.merge(&own);
@@ -276,10 +343,10 @@ impl Run<'_> {
         out: &mut Out<'_>,
         eval: &mut Eval,
     ) -> bool {
-        let mut ok = generic(kw, inst, path, out);
+        let mut ok = self.generic(kw, inst, path, out);
         ok &= match inst {
             Value::Number(n) => numeric(kw, n, path, out),
-            Value::String(s) => string(kw, s, path, out),
+            Value::String(s) => self.string(kw, s, path, out),
             Value::Array(items) => self.array(kw, items, path, out, eval),
             Value::Object(map) => self.object(kw, map, path, out, eval),
             _ => true,
@@ -289,6 +356,7 @@ impl Run<'_> {
         match inst {
             Value::Array(items) => {
                 if let Some(s) = kw.unevaluated_items {
+                    self.spend(items.len() / BYTES_PER_STEP);
                     for (i, item) in items.iter().enumerate() {
                         if !eval.items.get(i).copied().unwrap_or(false) {
                             ok &= self.child_of(
@@ -306,6 +374,7 @@ impl Run<'_> {
             }
             Value::Object(map) => {
                 if let Some(s) = kw.unevaluated_properties {
+                    self.spend(map.len() / BYTES_PER_STEP);
                     for (i, (k, v)) in map.iter().enumerate() {
                         if !eval.props.get(i).copied().unwrap_or(false) {
                             ok &= self.child_of(
@@ -353,12 +422,14 @@ impl Run<'_> {
             });
         }
         if kw.unique_items {
-            if let Some((i, j)) = duplicate(items) {
+            if let Some((i, j)) = duplicate(items, &mut self.steps) {
                 ok = report(out, path, "uniqueItems", || {
                     format!("items {i} and {j} are equal")
                 });
             }
         }
+        // Each item a subschema applies to is a step of its own.
+        self.spend(items.len() / BYTES_PER_STEP);
         for (i, item) in items.iter().enumerate() {
             let schema = match kw.prefix_items.get(i) {
                 Some(&s) => Some(s),
@@ -418,8 +489,11 @@ impl Run<'_> {
         out: &mut Out<'_>,
         eval: &mut Eval,
     ) -> bool {
-        let mut ok = counts(kw, map, path, out);
+        let mut ok = self.counts(kw, map, path, out);
+        // Each name is hashed, and matched against each pattern.
+        let per_name = 1 + kw.pattern_properties.len();
         for (i, (key, value)) in map.iter().enumerate() {
+            self.spend(text_steps(key.len()) * per_name);
             let mut matched = false;
             if let Some(&s) = kw.properties.get(key) {
                 matched = true;
@@ -495,6 +569,7 @@ impl Run<'_> {
         }
         if let Value::Object(map) = inst {
             for (name, s) in &kw.dependent_schemas {
+                self.spend(text_steps(name.len()));
                 if map.contains_key(name) {
                     ok &= self.in_place(*s, inst, path, out, eval);
                 }
@@ -568,39 +643,48 @@ impl Run<'_> {
     }
 }
 
-/// `type`, `enum` and `const`.
-fn generic(kw: &Keywords, inst: &Value, path: &Path, out: &mut Out<'_>) -> bool {
-    let mut ok = true;
-    if let Some(t) = kw.types {
-        let actual = match inst {
-            Value::Null => 1,
-            Value::Bool(_) => 2,
-            Value::Object(_) => 4,
-            Value::Array(_) => 8,
-            Value::Number(n) if is_integer(n) => 16 | 64,
-            Value::Number(_) => 16,
-            Value::String(_) => 32,
-        };
-        if t & actual == 0 {
-            ok = report(out, path, "type", || {
-                format!("expected {}, found {}", type_names(t), type_name(inst))
-            });
+impl Run<'_> {
+    /// `type`, `enum` and `const`. The value's canonical text is written
+    /// once, hashed once to look it up among the `enum` values, and
+    /// compared once with the `const`.
+    fn generic(&mut self, kw: &Keywords, inst: &Value, path: &Path, out: &mut Out<'_>) -> bool {
+        let mut ok = true;
+        if let Some(t) = kw.types {
+            let actual = match inst {
+                Value::Null => 1,
+                Value::Bool(_) => 2,
+                Value::Object(_) => 4,
+                Value::Array(_) => 8,
+                Value::Number(n) if is_integer(n) => 16 | 64,
+                Value::Number(_) => 16,
+                Value::String(_) => 32,
+            };
+            if t & actual == 0 {
+                ok = report(out, path, "type", || {
+                    format!("expected {}, found {}", type_names(t), type_name(inst))
+                });
+            }
         }
+        if kw.enumeration.is_some() || kw.constant.is_some() {
+            let text = canonical(inst);
+            self.spend(text_steps(text.len()));
+            if kw
+                .enumeration
+                .as_ref()
+                .is_some_and(|e| !e.contains_key(&text))
+            {
+                ok = report(out, path, "enum", || {
+                    "value is not one of the allowed values".into()
+                });
+            }
+            if kw.constant.as_ref().is_some_and(|c| *c != text) {
+                ok = report(out, path, "const", || {
+                    "value is not the required constant".into()
+                });
+            }
+        }
+        ok
     }
-    if kw.enumeration.is_some() || kw.constant.is_some() {
-        let text = canonical(inst);
-        if kw.enumeration.as_ref().is_some_and(|e| !e.contains(&text)) {
-            ok = report(out, path, "enum", || {
-                "value is not one of the allowed values".into()
-            });
-        }
-        if kw.constant.as_ref().is_some_and(|c| *c != text) {
-            ok = report(out, path, "const", || {
-                "value is not the required constant".into()
-            });
-        }
-    }
-    ok
 }
 
 fn type_name(v: &Value) -> &'static str {
@@ -673,71 +757,93 @@ fn numeric(kw: &Keywords, n: &Number, path: &Path, out: &mut Out<'_>) -> bool {
     ok
 }
 
-fn string(kw: &Keywords, s: &str, path: &Path, out: &mut Out<'_>) -> bool {
-    let mut ok = true;
-    if kw.max_length.is_some() || kw.min_length.is_some() {
-        let len = s.chars().count() as u64;
-        if let Some(m) = kw.max_length.filter(|&m| len > m) {
-            ok = report(out, path, "maxLength", || {
-                format!("string has {len} characters, more than {m}")
-            });
+impl Run<'_> {
+    /// `maxLength`, `minLength` and `pattern`: each reads the whole string.
+    fn string(&mut self, kw: &Keywords, s: &str, path: &Path, out: &mut Out<'_>) -> bool {
+        let mut ok = true;
+        if kw.max_length.is_some() || kw.min_length.is_some() {
+            self.spend(text_steps(s.len()));
+            let len = s.chars().count() as u64;
+            if let Some(m) = kw.max_length.filter(|&m| len > m) {
+                ok = report(out, path, "maxLength", || {
+                    format!("string has {len} characters, more than {m}")
+                });
+            }
+            if let Some(m) = kw.min_length.filter(|&m| len < m) {
+                ok = report(out, path, "minLength", || {
+                    format!("string has {len} characters, fewer than {m}")
+                });
+            }
         }
-        if let Some(m) = kw.min_length.filter(|&m| len < m) {
-            ok = report(out, path, "minLength", || {
-                format!("string has {len} characters, fewer than {m}")
-            });
+        if let Some((source, pattern)) = &kw.pattern {
+            self.spend(text_steps(s.len()));
+            if !pattern.is_match(s) {
+                ok = report(out, path, "pattern", || {
+                    format!("string does not match /{source}/")
+                });
+            }
         }
+        ok
     }
-    if let Some((source, pattern)) = &kw.pattern {
-        if !pattern.is_match(s) {
-            ok = report(out, path, "pattern", || {
-                format!("string does not match /{source}/")
+
+    /// `maxProperties`, `minProperties`, `required`, `dependentRequired`:
+    /// one lookup per name.
+    fn counts(
+        &mut self,
+        kw: &Keywords,
+        map: &Map<String, Value>,
+        path: &Path,
+        out: &mut Out<'_>,
+    ) -> bool {
+        let n = map.len() as u64;
+        let mut ok = true;
+        if let Some(m) = kw.max_properties.filter(|&m| n > m) {
+            ok = report(out, path, "maxProperties", || {
+                format!("object has {n} properties, more than {m}")
             });
         }
+        if let Some(m) = kw.min_properties.filter(|&m| n < m) {
+            ok = report(out, path, "minProperties", || {
+                format!("object has {n} properties, fewer than {m}")
+            });
+        }
+        for name in &kw.required {
+            self.spend(text_steps(name.len()));
+            if !map.contains_key(name) {
+                ok = report(out, path, "required", || {
+                    format!("missing required property \"{name}\"")
+                });
+            }
+        }
+        for (name, deps) in &kw.dependent_required {
+            self.spend(text_steps(name.len()));
+            if !map.contains_key(name) {
+                continue;
+            }
+            for dep in deps {
+                self.spend(text_steps(dep.len()));
+                if map.contains_key(dep) {
+                    continue;
+                }
+                ok = report(out, path, "dependentRequired", || {
+                    format!("property \"{name}\" requires property \"{dep}\"")
+                });
+            }
+        }
+        ok
     }
-    ok
 }
 
-/// `maxProperties`, `minProperties`, `required`, `dependentRequired`.
-fn counts(kw: &Keywords, map: &Map<String, Value>, path: &Path, out: &mut Out<'_>) -> bool {
-    let n = map.len() as u64;
-    let mut ok = true;
-    if let Some(m) = kw.max_properties.filter(|&m| n > m) {
-        ok = report(out, path, "maxProperties", || {
-            format!("object has {n} properties, more than {m}")
-        });
-    }
-    if let Some(m) = kw.min_properties.filter(|&m| n < m) {
-        ok = report(out, path, "minProperties", || {
-            format!("object has {n} properties, fewer than {m}")
-        });
-    }
-    for name in kw.required.iter().filter(|r| !map.contains_key(*r)) {
-        ok = report(out, path, "required", || {
-            format!("missing required property \"{name}\"")
-        });
-    }
-    for (name, deps) in kw
-        .dependent_required
-        .iter()
-        .filter(|(n, _)| map.contains_key(n))
-    {
-        for dep in deps.iter().filter(|d| !map.contains_key(*d)) {
-            ok = report(out, path, "dependentRequired", || {
-                format!("property \"{name}\" requires property \"{dep}\"")
-            });
-        }
-    }
-    ok
-}
-
-/// The first pair of equal items, if any, found in O(n log n).
-fn duplicate(items: &[Value]) -> Option<(usize, usize)> {
+/// The first pair of equal items, if any, found in O(n); the texts written
+/// and hashed are counted in `steps`.
+fn duplicate(items: &[Value], steps: &mut usize) -> Option<(usize, usize)> {
     // A map of canonical texts, of the type the tracker's id index has, so
     // the wasm carries one hash-map instantiation for both.
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
-        if let Some(j) = seen.insert(canonical(item), i) {
+        let text = canonical(item);
+        *steps = steps.saturating_add(text_steps(text.len()));
+        if let Some(j) = seen.insert(text, i) {
             return Some((j, i));
         }
     }

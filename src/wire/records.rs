@@ -12,7 +12,7 @@
 use super::names;
 use crate::args::ArgsError;
 use crate::events::{Interrupt, Opaque, Outcome};
-use crate::schema::ValidationError;
+use crate::schema::{Failures, ValidationError};
 use crate::{
     ApplicationError, Changes, InterruptDecision, OpenInterrupt, ResultSource, RunState, ToolCall,
     ToolResult, Tracker, UnmatchedResult, Validation, Violation,
@@ -302,6 +302,7 @@ struct PartialRecord {
 
 /// Why a call's arguments are unusable.
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
 struct ArgsErrorRecord<'a> {
     #[cfg_attr(test, ts(type = "ArgsErrorClass"))]
@@ -311,10 +312,16 @@ struct ArgsErrorRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     position: Option<usize>,
-    /// Each schema failure.
+    /// The schema failures kept: the first 100, fewer when the thread's
+    /// budget could not hold them.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     errors: Option<&'a [ValidationError]>,
+    /// How many schema failures there were; more than `errors.length`
+    /// when some were only counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    error_count: Option<usize>,
 }
 
 impl<'a> ArgsErrorRecord<'a> {
@@ -326,22 +333,27 @@ impl<'a> ArgsErrorRecord<'a> {
             message: error.message.into(),
             position: error.position,
             errors: None,
+            error_count: None,
         }
     }
 
     /// Arguments that parsed but fail the tool's schema (rule S1).
-    fn schema(call: &'a ToolCall, errors: &'a [ValidationError]) -> Self {
-        let count = errors.len();
+    fn schema(call: &'a ToolCall, failures: &'a Failures) -> Self {
+        let count = failures.count;
+        let mut message = format!(
+            "arguments do not match the schema of {}: {count} error{}",
+            call.name,
+            if count == 1 { "" } else { "s" }
+        );
+        if failures.truncated() {
+            message += &format!(", the first {} kept", failures.errors.len());
+        }
         ArgsErrorRecord {
             kind: names::schema_error(),
-            message: format!(
-                "arguments do not match the schema of {}: {count} error{}",
-                call.name,
-                if count == 1 { "" } else { "s" }
-            )
-            .into(),
+            message: message.into(),
             position: None,
-            errors: Some(errors),
+            errors: Some(&failures.errors),
+            error_count: Some(count),
         }
     }
 }
@@ -438,8 +450,8 @@ impl<'a> CallRecord<'a> {
                 .or_else(|| call.args_error().cloned())
                 .map(ArgsErrorRecord::new)
                 .or(match &call.validation {
-                    Validation::Invalid(errors) if !errors.is_empty() => {
-                        Some(ArgsErrorRecord::schema(call, errors))
+                    Validation::Invalid(failures) if !failures.is_empty() => {
+                        Some(ArgsErrorRecord::schema(call, failures))
                     }
                     _ => None,
                 }),

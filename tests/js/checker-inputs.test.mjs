@@ -153,6 +153,15 @@ test("s1_every_schema_failure_is_a_diagnostic_line_with_path_and_keyword", () =>
   assert.equal(s.summary.calls[0].append, undefined, "no change-record plumbing in the report");
 });
 
+test("s5_schema_failures_past_the_first_100_are_one_finding_with_their_count", () => {
+  const tools = write("list-tools.json", JSON.stringify([{ name: "list", parameters: { type: "array", items: { type: "string" } } }]));
+  const file = write("many-failures.jsonl", started + ev({ type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "list" }) + ev({ type: "TOOL_CALL_ARGS", toolCallId: "c1", delta: JSON.stringify(Array(250).fill(0)) }) + ev({ type: "TOOL_CALL_END", toolCallId: "c1" }) + finished);
+  const [s] = checkJson(["--tools", tools, file]).report.streams;
+  assert.equal(s.counts.S1, 250, "the 100 kept and the 150 counted");
+  const { stdout } = check(["--tools", tools, file]);
+  assert.match(stdout, /fail the schema at "\/0": type: /);
+});
+
 test("t6_arguments_that_do_not_parse_are_a_warning_for_backend_calls_and_a_violation_for_frontend_calls", () => {
   const file = path.join(streamsDir, "broken-t8-reopen-other-name.jsonl");
   const [s] = checkJson([file]).report.streams;

@@ -143,6 +143,20 @@ test("s1_invalid_arguments_carry_schema_errors_with_paths_and_keywords", () => {
   assert.equal(tracker.snapshot().calls[1].validation, "valid");
 });
 
+test("s5_schema_errors_are_the_first_100_with_a_count_of_all", () => {
+  const list = { name: "list", parameters: { type: "array", items: { type: "string" } } };
+  const tracker = new ToolCallTracker({ tools: [list] });
+  tracker.push(runStarted());
+  for (const e of call("c1", "list", [JSON.stringify(Array(1000).fill(0))])) tracker.push(e);
+  const { argsError, validation } = tracker.snapshot().calls[0];
+  assert.equal(validation, "invalid");
+  assert.equal(argsError.errorCount, 1000);
+  assert.equal(argsError.errors.length, 100);
+  assert.deepEqual(argsError.errors.slice(0, 2).map((e) => e.path), ["/0", "/1"]);
+  assert.match(argsError.message, /1000 errors, the first 100 kept/);
+  assert.ok(Object.isFrozen(argsError) && Object.isFrozen(argsError.errors));
+});
+
 test("s1_patterns_use_the_hosts_ecmascript_regexp", () => {
   // \p{L} needs the `u` flag; an invalid pattern leaves the call unvalidated.
   const letters = { name: "name", parameters: { type: "string", pattern: "^\\p{L}+$" } };

@@ -278,7 +278,7 @@ fn validate(schema: &Opaque, payload: &Opaque) -> Vec<ValidationError> {
         return Vec::new();
     };
     match Schema::compile(&schema, &crate::machine::validation::StreamPatterns) {
-        Ok(schema) => schema.validate(&payload),
+        Ok(schema) => schema.validate(&payload).errors,
         Err(_) => Vec::new(),
     }
 }
