@@ -2,8 +2,10 @@
 // "use client" chat on HttpAgent using every entry, and a route handler
 // using the main entry on the server), with Next.js 15 and 16, each with
 // the dependencies its own lockfile pins (tests/js/fixtures/next15,
-// next16), installed once under target/ by `npm ci` (a stamp keeps the
-// lockfile's digest). Each version is built once (`next build`: webpack
+// next16), installed once by `npm ci` (a stamp keeps the lockfile's
+// digest) in a directory of the system's temporary one, kept between runs
+// (inside the repository, Next.js would take the repository's own lockfile
+// for a workspace's and warn; the app has no configuration at all). Each version is built once (`next build`: webpack
 // for 15, Turbopack for 16, their defaults) and run by `next start`, and
 // its dev server runs (below: which bundlers). Neither prints a warning,
 // nor does the page's console.
@@ -13,6 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { launchChromium } from "./support/chromium.mjs";
 import { fixturesDir, pkgDir, root } from "./support/paths.mjs";
@@ -29,12 +32,14 @@ after(async () => {
 });
 
 const apps = new Map();
-/** The app of Next.js `version` under target/, its dependencies installed from its lockfile (once per lockfile), its sources laid once per run. */
+/** The app of Next.js `version` (a directory of the system's temporary one), its dependencies installed from its lockfile (once per lockfile), its sources laid once per run. */
 const nextApp = (version) => apps.get(version) ?? apps.set(version, layApp(version)).get(version);
 
 function layApp(version) {
   const deps = path.join(fixturesDir, `next${version}`);
-  const app = path.join(root, "target", `next${version}-app`);
+  // One per checkout: two checkouts' runs do not share it.
+  const checkout = createHash("sha256").update(root).digest("hex").slice(0, 12);
+  const app = path.join(tmpdir(), `agui-tool-calls-next${version}-${checkout}`);
   mkdirSync(app, { recursive: true });
   const lock = readFileSync(path.join(deps, "package-lock.json"));
   const digest = createHash("sha256").update(lock).digest("hex");
