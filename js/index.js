@@ -219,7 +219,7 @@ export class ToolCallTracker {
   startRun(input) {
     this.#live("startRun");
     const text = checkRunInput(input);
-    this.#operation("startRun", (core) => core.startRun(text));
+    this.#operation("startRun", (core) => core.startRun(text, false));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
@@ -254,7 +254,7 @@ export class ToolCallTracker {
     this.#live("restore");
     const [text, plain] = spelt(input, "restore(input)", false);
     restoreInput(plain, "restore(input): input");
-    return this.#operation("restore", (core) => core.restore(text));
+    return this.#operation("restore", (core) => core.startRun(text, true));
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
