@@ -11,7 +11,7 @@ export interface TrackableAgent {
 }
 
 export interface TrackAgentOptions {
-  /** Called when a run's input is refused (a pending call left unanswered, an open interrupt left uncovered by `runAgent({ resume })`); the run is stopped before the request leaves. Default: `console.error`. */
+  /** Called when a run's input is refused (a pending call left unanswered, an open interrupt left uncovered by `runAgent({ resume })`; the run is stopped before the request leaves), or the agent's history cannot restore the tracker. Default: `console.error`. */
   onRefused?: (error: Error) => void;
 }
 
@@ -19,12 +19,16 @@ export interface TrackAgentOptions {
 export declare const UNTERMINATED: string;
 
 /**
- * Subscribes `tracker` to `agent`: each run's input is declared to it, every
- * event goes through it before the agent applies it, an event it refuses is
- * not applied and stops the run (`fatal` on the snapshot), and a run that is
- * stopped, fails or ends without a terminal event aborts the tracker's run.
- * Returns the unsubscribe function. The tracker may be typed by its tools
- * (`as const`).
+ * Subscribes `tracker` to `agent`: the agent's history, when it has one (a
+ * page reloaded), restores the tracker (`restore`: its unanswered frontend
+ * calls pending again); each run's input is declared to it, with a closing
+ * tool message added for every call it holds that a stopped or failed run
+ * abandoned; every event goes through it before the agent applies it, an
+ * event it refuses is not applied and stops the run (`fatal` on the
+ * snapshot), and a run that is stopped, fails or ends without a terminal
+ * event aborts the tracker's run, the reason in `run.error` (an event
+ * @ag-ui/client rejected: its message). Returns the unsubscribe function.
+ * The tracker may be typed by its tools (`as const`).
  */
 export declare function trackAgent<Tools extends readonly ToolOption[]>(
   agent: TrackableAgent,

@@ -82,13 +82,13 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
 
 /**
  * `messages` with a closing tool message (from `tracker.toolMessages()`)
- * after each call they hold that the tracker abandoned and nothing answers
+ * after each call they hold that a stopped or failed run left unanswered
  * (rule F11), among the tool messages following its assistant message in
  * `toolCalls` order; `null` when there is none to add.
  */
 function withClosings(messages, tracker) {
-  const abandoned = new Set(tracker.snapshot().calls.filter((c) => c.status === "abandoned").map((c) => c.id));
-  const closings = new Map(tracker.toolMessages().filter((m) => abandoned.has(m.toolCallId)).map((m) => [m.toolCallId, m]));
+  // The tracker's closing messages (rule F11), not the application's answers.
+  const closings = new Map(tracker.toolMessages().filter((m) => m.id.startsWith(`${m.toolCallId}:closed`)).map((m) => [m.toolCallId, m]));
   if (closings.size === 0 || !Array.isArray(messages)) return null;
   const answered = new Set(messages.filter((m) => m?.role === "tool").map((m) => m.toolCallId));
   const out = [];

@@ -177,7 +177,7 @@ export class ToolCallTracker {
     if (!initialized() && !loadNow()) throw new Error("agui-tool-calls: await init() before creating a ToolCallTracker");
     // Read whole first (a throwing getter or Proxy trap is a TypeError
     // there); `onEvent`, a function, is left out of the JSON and stays here.
-    const text = checkOptions(options);
+    const [text, plain] = checkOptions(options);
     const onEvent = options?.onEvent;
     if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError(`options.onEvent must be a function (got ${kind(onEvent)})`);
     try {
@@ -187,7 +187,7 @@ export class ToolCallTracker {
       throw new TypeError(`ToolCallTracker options: ${error.message}`);
     }
     this.#onEvent = onEvent;
-    this.#toolNames = toolNames(JSON.parse(text).tools);
+    this.#toolNames = toolNames(plain.tools);
   }
 
   /** Reads one AG-UI event object. */
@@ -247,7 +247,7 @@ export class ToolCallTracker {
   startRun(input) {
     this.#live("startRun");
     const text = checkRunInput(input);
-    this.#operation("startRun", (core) => core.startRun(text));
+    this.#operation("startRun", (core) => core.startRun(text, false));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
@@ -286,7 +286,7 @@ export class ToolCallTracker {
     this.#live("restore");
     const [text, plain] = spelt(input, "restore(input)", false);
     restoreInput(plain, "restore(input): input");
-    return this.#operation("restore", (core) => core.restore(text));
+    return this.#operation("restore", (core) => core.startRun(text, true));
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
@@ -730,10 +730,10 @@ const shape = (fields) => (v, name) => {
 const list = (check) => (v, name) => (Array.isArray(v) ? v.forEach((x, i) => check(x, `${name}[${i}]`)) : fail(name, "an array", v));
 const str = (v, name) => void requireString(v, name);
 
-/** The constructor's options as JSON (the core names a field it refuses); NaN and Infinity are refused, not read as absent. */
+/** The constructor's options as JSON (the core names a field it refuses) and the plain value; NaN and Infinity are refused, not read as absent. */
 function checkOptions(options) {
   const finite = (key, v) => (typeof v !== "number" || Number.isFinite(v) ? v : fail(`options.${key}`, "a finite number", v));
-  return options === undefined ? "{}" : spelt(options, "ToolCallTracker options", false, finite)[0];
+  return options === undefined ? ["{}", {}] : spelt(options, "ToolCallTracker options", false, finite);
 }
 
 const runInput = shape([

@@ -246,7 +246,14 @@ fn f11_closing_ids_avoid_ids_in_use_and_follow_call_order() {
         .iter()
         .map(|m| (m.id.clone(), m.tool_call_id.clone()))
         .collect();
-    assert_eq!(ids, [("c1:closed2".to_owned(), "c1".to_owned())]);
+    // c0, completed in the failed run and unanswered, is closed too, first.
+    assert_eq!(
+        ids,
+        [
+            ("c0:closed".to_owned(), "c0".to_owned()),
+            ("c1:closed2".to_owned(), "c1".to_owned())
+        ]
+    );
 }
 
 #[test]
@@ -257,4 +264,18 @@ fn f11_an_answer_the_input_carries_withdraws_the_closing() {
     history.push(tool("m5", "c1"));
     t.start_run_json(&input(&history)).unwrap();
     assert!(t.tool_messages().is_empty());
+}
+
+#[test]
+fn f11_a_call_completed_in_a_failed_run_and_left_unanswered_is_closed_too() {
+    let mut t = with_tools();
+    feed(&mut t, &[run_started("r1")]);
+    feed(&mut t, &whole_call("b1", "search", "{}"));
+    feed(&mut t, &whole_call("b2", "search", "{}"));
+    feed(&mut t, &[result("m2", "b2", "found")]);
+    feed(&mut t, &[json!({"type": "RUN_ERROR", "message": "m"})]);
+    assert_eq!(t.call("b1").unwrap().status, CallStatus::Complete);
+    assert!(!t.call("b1").unwrap().pending, "never pending (L5)");
+    let ids: Vec<_> = t.tool_messages().iter().map(|m| m.id.clone()).collect();
+    assert_eq!(ids, ["b1:closed"], "b2 is answered");
 }

@@ -83,11 +83,13 @@ impl Tracker {
                 self.run.status = RunStatus::Errored;
                 self.run.error = Some((message, code));
                 self.changes.run = true;
+                self.leave_unanswered();
             }
             Op::RunAborted { reason } => {
                 self.run.status = RunStatus::Aborted;
                 self.run.error = reason.map(|r| (r, None));
                 self.changes.run = true;
+                self.leave_unanswered();
             }
             Op::RunTools(tools, from_stream) => self.set_run_tools(tools, from_stream),
             Op::Seed {
@@ -105,6 +107,19 @@ impl Tracker {
         if !self.message_seq.contains_key(id) {
             let seq = self.message_seq.len();
             self.message_seq.insert(id.to_owned(), seq);
+        }
+    }
+
+    /// A run that failed or was stopped finished none of its calls: one it
+    /// completed and nothing answered will never be answered either (never
+    /// pending), so it is closed in the next input like an abandoned one
+    /// (rule F11).
+    fn leave_unanswered(&mut self) {
+        for &i in &self.run_calls {
+            let call = &self.calls[i];
+            if call.status == CallStatus::Complete && !call.answered() {
+                self.unclosed.insert(i);
+            }
         }
     }
 

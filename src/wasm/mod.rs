@@ -187,16 +187,20 @@ impl WasmTracker {
     }
 
     /// Checks the next run's input (rule F6) and advertises its tools;
-    /// refused with an error naming each unanswered call.
+    /// refused with an error naming each unanswered call. With `restore`,
+    /// restores a thread from saved history instead (`Tracker::restore`,
+    /// rule F8): one export, one instance of `applied` (size).
     #[wasm_bindgen(js_name = startRun)]
-    pub fn start_run(&mut self, input_json: &str) -> Result<String, JsValue> {
-        self.applied(|t| t.start_run_json(input_json))
-    }
-
-    /// Restores a thread from saved history (`Tracker::restore`): seeds it,
-    /// calls left unanswered pending again (rule F8).
-    pub fn restore(&mut self, input_json: &str) -> Result<String, JsValue> {
-        self.applied(|t| t.restore_json(input_json))
+    pub fn start_run(&mut self, input_json: &str, restore: bool) -> Result<String, JsValue> {
+        self.applied(|t| {
+            let input = crate::events::RunInput::from_json(input_json)
+                .map_err(|e| ApplicationError::MalformedInput(e.message))?;
+            if restore {
+                t.restore(input)
+            } else {
+                t.start_run(input)
+            }
+        })
     }
 
     /// Where each message (ids separated by NUL) and then each call first

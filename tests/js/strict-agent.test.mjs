@@ -67,8 +67,10 @@ const turns = [
     },
   },
   {
-    name: "RUN_ERROR mid-call; the app forgets toolMessages()",
-    reply: (i) => ({ events: [...open(i, [start("b3", "search_docs", { parentMessageId: "a3" }), args("b3", '{"q":')]), { type: "RUN_ERROR", message: "model overloaded" }] }),
+    name: "RUN_ERROR mid-call, after a call it completed; the app forgets toolMessages()",
+    reply: (i) => ({
+      events: [...open(i, [...wholeCall("b3a", "search_docs", "a3"), start("b3", "search_docs", { parentMessageId: "a3" }), args("b3", '{"q":')]), { type: "RUN_ERROR", message: "model overloaded" }],
+    }),
     after: ({ tracker }) => assert.equal(tracker.snapshot().run.status, "errored"),
     addToolMessages: false,
   },
@@ -108,10 +110,11 @@ test("f11_http_agent_turns_with_stop_run_error_and_reload_never_send_a_dangling_
   assert.equal(agentServer.inputs.length, turns.length);
   assert.deepEqual(current.refusals, []);
   const last = agentServer.inputs.at(-1).messages;
-  checkHistory(last, { calls: ["c1", "c2", "b3", "c4"], users: ["u1", "u2", "u3", "u4", "u5"] });
+  checkHistory(last, { calls: ["c1", "c2", "b3a", "b3", "c4"], users: ["u1", "u2", "u3", "u4", "u5"] });
   const answerOf = (id) => last.find((m) => m.role === "tool" && m.toolCallId === id);
   assert.equal(answerOf("c1").content, "approved");
   assert.equal(answerOf("c2").error, "abandoned");
+  assert.equal(answerOf("b3a").error, "abandoned");
   assert.equal(answerOf("b3").error, "abandoned");
   assert.equal(answerOf("c4").content, "approved after the reload");
   const s = current.tracker.snapshot();

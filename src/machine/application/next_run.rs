@@ -35,7 +35,8 @@ impl Tracker {
     /// tool message for its call.
     ///
     /// A call abandoned with no answer (its run failed, or the application
-    /// stopped it mid-stream) gets a closing message too (rule F11):
+    /// stopped it mid-stream), or completed in such a run and left
+    /// unanswered, gets a closing message too (rule F11):
     /// `<toolCallId>:closed` (a number appended while the thread uses that
     /// id), `error: "abandoned"`, [`ABANDONED_CONTENT`]. The application's
     /// history may hold the call half-streamed (an `@ag-ui/client` agent's
