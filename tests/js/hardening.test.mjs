@@ -138,13 +138,14 @@ test("onEvent that pushes: every snapshot is told once, the newest last", () => 
   const seen = [];
   const t = new ToolCallTracker({
     onEvent: (e) => {
-      if (e.type === "FIRST_UNKNOWN") t.push({ type: "SECOND_UNKNOWN" });
+      if (e.type === "CUSTOM") t.push({ type: "SECOND_UNKNOWN" });
     },
   });
   t.push(runStarted());
   t.subscribe((s) => seen.push(s));
-  // Unknown events change the snapshot (a warning each).
-  const last = t.pushSse('data: {"type":"FIRST_UNKNOWN"}\n\n');
+  // Unknown events change the snapshot (a warning each); onEvent never sees
+  // them (rule P1), so a known one pushes the second.
+  const last = t.pushSse('data: {"type":"FIRST_UNKNOWN"}\n\ndata: {"type":"CUSTOM","name":"n","value":1}\n\n');
   assert.equal(last.violations.length, 2);
   assert.deepEqual(seen, [last], "told once");
   t.free();

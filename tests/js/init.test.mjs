@@ -137,7 +137,8 @@ test("the package declares every entry, each with its own declarations", () => {
     assert.equal(manifest.exports[entry].default, `./${file}`, entry);
     assert.equal(manifest.exports[entry].types, `./${file.replace(/\.js$/, ".d.ts")}`, entry);
   }
-  assert.equal(manifest.sideEffects, false);
+  // Only the element entry works at import: it defines its custom elements.
+  assert.deepEqual(manifest.sideEffects, ["./element.js"]);
 });
 
 test("in Node, loading the module does not load Node's fetch implementation", () => {
@@ -203,9 +204,15 @@ test("the two wasm loaders keep one load state, line for line, but for how they 
   const state = (file) => {
     const text = readFileSync(path.join(root, "js", file), "utf8");
     const from = text.indexOf("let loading;");
-    const to = text.indexOf("export const warmed = () => warming;");
+    const to = text.indexOf("export const warmed = ");
     assert.ok(from > 0 && to > from, file);
-    return text.slice(from, to).replace(/^  const compiled = .*$/m, "  const compiled = <compile>;");
+    // How each compiles, and reads its bytes synchronously in Node
+    // (`loadNow`), differs by design; the comments may say so.
+    return text
+      .slice(from, to)
+      .replace(/\/\*\*[\s\S]*?\*\/\n/g, "")
+      .replace(/^  compiled = .*$/m, "  compiled = <compile>;")
+      .replace(/^export function loadNow\(\) \{\n[\s\S]*?\n\}\n/m, "<loadNow>\n");
   };
   assert.equal(state("wasm-embedded.js"), state("wasm-file.js"));
 });
