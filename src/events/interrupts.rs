@@ -70,11 +70,12 @@ impl Serialize for Interrupt {
 impl Interrupt {
     /// The interrupt as compact JSON text.
     fn to_json_text(&self) -> String {
-        let mut out = format!(
-            r#"{{"id":{},"reason":{}"#,
-            quoted(&self.id),
-            quoted(&self.reason)
-        );
+        // Pushed piece by piece: a `format!` per field costs the wasm
+        // module more than the text it writes.
+        let mut out = String::from(r#"{"id":"#);
+        out.push_str(&quoted(&self.id));
+        out.push_str(r#","reason":"#);
+        out.push_str(&quoted(&self.reason));
         let strings = [
             ("message", &self.message),
             ("toolCallId", &self.tool_call_id),
@@ -83,7 +84,7 @@ impl Interrupt {
         ];
         for (key, value) in strings {
             if let Some(value) = value {
-                out.push_str(&format!(r#","{key}":{}"#, quoted(value)));
+                push_field(&mut out, key, &quoted(value));
             }
         }
         let opaque = [
@@ -92,15 +93,26 @@ impl Interrupt {
         ];
         for (key, value) in opaque {
             if let Some(value) = value {
-                out.push_str(&format!(r#","{key}":{}"#, value.get()));
+                push_field(&mut out, key, value.get());
             }
         }
         for (key, value) in &self.extra {
-            out.push_str(&format!(",{}:{}", quoted(key), value.get()));
+            out.push(',');
+            out.push_str(&quoted(key));
+            out.push(':');
+            out.push_str(value.get());
         }
         out.push('}');
         out
     }
+}
+
+/// `,"key":value`, the key one of ours (no escape needed).
+fn push_field(out: &mut String, key: &str, value: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    out.push_str(value);
 }
 
 #[cfg(test)]

@@ -47,16 +47,22 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
         return Ok(Opaque::from_raw(raw));
     };
     let before = out.len();
-    let mut kept = Vec::with_capacity(items.len());
+    // Built by hand: `[String]::join` would be linked into the wasm module
+    // for this list alone.
+    let mut kept = String::from("[");
     for (i, item) in items.into_iter().enumerate() {
         if let Some(part) = part(item, &format!("{path}[{i}]"), out)? {
-            kept.push(part);
+            if kept.len() > 1 {
+                kept.push(',');
+            }
+            kept.push_str(&part);
         }
     }
     if out.len() == before {
         return Ok(Opaque::from_raw(raw));
     }
-    Ok(Opaque::from_text(format!("[{}]", kept.join(","))))
+    kept.push(']');
+    Ok(Opaque::from_text(kept))
 }
 
 /// One content part: its text (rewritten when a property was stripped),
@@ -149,21 +155,27 @@ fn closed(
     out: &mut Vec<Stripped>,
 ) -> String {
     let mut changed = source_text.is_some();
-    let mut kept = Vec::new();
+    let mut kept = String::from("{");
     for (key, value) in map.entries() {
         if described.contains(&key) {
             let value = match (key, source_text) {
                 ("source", Some(text)) => text,
                 _ => value.get(),
             };
-            kept.push(format!("{}:{value}", quoted(key)));
+            if kept.len() > 1 {
+                kept.push(',');
+            }
+            kept.push_str(&quoted(key));
+            kept.push(':');
+            kept.push_str(value);
         } else {
             changed = true;
             out.push(undescribed(path, key));
         }
     }
     if changed {
-        format!("{{{}}}", kept.join(","))
+        kept.push('}');
+        kept
     } else {
         map.text().to_owned()
     }
