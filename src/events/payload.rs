@@ -8,8 +8,42 @@ use super::strip::{self, Stripped};
 use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
-fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
-    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
+pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
+    Fields::of(v).ok_or_else(|| must_be(path, "", "an object"))
+}
+
+/// `field "path.key" must be what` (`path` alone when `key` is empty): one
+/// writer for the nested payloads' type errors, rather than a `format!`
+/// per field and per module in the wasm module.
+pub(super) fn must_be(path: &str, key: &str, what: &str) -> String {
+    let mut m = field_error(path, key, " must be ");
+    m.push_str(what);
+    m
+}
+
+/// `field "path.key"` and `rest`.
+pub(super) fn field_error(path: &str, key: &str, rest: &str) -> String {
+    let mut m = String::from("field \"");
+    push_path(&mut m, path, key);
+    m.push('"');
+    m.push_str(rest);
+    m
+}
+
+/// `missing field "path.key"`.
+pub(super) fn missing(path: &str, key: &str) -> String {
+    let mut m = String::from("missing field \"");
+    push_path(&mut m, path, key);
+    m.push('"');
+    m
+}
+
+fn push_path(m: &mut String, path: &str, key: &str) {
+    m.push_str(path);
+    if !key.is_empty() {
+        m.push('.');
+        m.push_str(key);
+    }
 }
 
 fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
@@ -24,10 +58,10 @@ fn string(v: Raw<'_>) -> Option<String> {
     }
 }
 
-fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
+pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
     match map.get(key) {
-        Some(v) => string(v).ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
-        None => Err(format!("missing field \"{path}.{key}\"")),
+        Some(v) => string(v).ok_or_else(|| must_be(path, key, "a string")),
+        None => Err(missing(path, key)),
     }
 }
 
@@ -37,7 +71,7 @@ fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>
         None => Ok(None),
         Some(v) => string(v)
             .map(Some)
-            .ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
+            .ok_or_else(|| must_be(path, key, "a string")),
     }
 }
 

@@ -6,7 +6,9 @@
 //! is an error naming its field (E2). A payload's text is rewritten only
 //! when something was stripped: otherwise it stays exactly as given (S4).
 
-use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::interrupts::{must_not_be_null, strict_string};
+use super::json::{self, Fields, Kind, Raw};
+use super::payload::{missing, object, required_string};
 use super::Opaque;
 use crate::quote::quoted;
 
@@ -78,11 +80,11 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
         k if PART_KINDS.contains(&k) => {
             optional_string(&map, "id", path)?;
             if map.get("metadata").map(json::kind) == Some(Kind::Null) {
-                return Err(format!("field \"{path}.metadata\" must not be null"));
+                return Err(must_not_be_null(path, "metadata"));
             }
             let spath = format!("{path}.source");
             let Some(source) = map.get("source") else {
-                return Err(format!("missing field \"{spath}\""));
+                return Err(missing(path, "source"));
             };
             match self::source(source, &spath, out)? {
                 Some(text) if text != source.get() => {
@@ -108,7 +110,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
     };
     optional_string(&map, "id", path)?;
     if map.get("metadata").map(json::kind) == Some(Kind::Null) {
-        return Err(format!("field \"{path}.metadata\" must not be null"));
+        return Err(must_not_be_null(path, "metadata"));
     }
     Ok(Some(closed(&map, path, described, None, out)))
 }
@@ -218,21 +220,7 @@ pub(super) fn unknown_outcome(kind: &str) -> Stripped {
     Stripped::new("P1", message)
 }
 
-fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
-    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
-}
-
-fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
-    match map.get(key).map(json::scalar) {
-        Some(Scalar::Str(s)) => Ok(s.into_text().into_owned()),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
-        None => Err(format!("missing field \"{path}.{key}\"")),
-    }
-}
-
+/// An optional string; `null` is not absent (the 1.0 schema refuses it).
 fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {
-    match map.get(key).map(json::kind) {
-        None | Some(Kind::String) => Ok(()),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
-    }
+    strict_string(map, key, path).map(drop)
 }
