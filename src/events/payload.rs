@@ -47,7 +47,7 @@ fn push_path(m: &mut String, path: &str, key: &str) {
 }
 
 fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
-    json::items(v).ok_or_else(|| format!("field \"{path}\" must be an array"))
+    json::items(v).ok_or_else(|| must_be(path, "", "an array"))
 }
 
 /// A string field; lone surrogates read as U+FFFD.
@@ -156,7 +156,7 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
     let role = required_string(&map, "role", path)?;
     let tool_call_id = optional_string(&map, "toolCallId", path)?;
     if role == "tool" && tool_call_id.is_none() {
-        return Err(format!("missing field \"{path}.toolCallId\""));
+        return Err(missing(path, "toolCallId"));
     }
     let mut tool_calls = Vec::new();
     if let Some(items) = optional_array(&map, "toolCalls", path)? {
@@ -188,7 +188,7 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     let fpath = format!("{path}.function");
     let function = match map.get("function") {
         Some(v) => object(v, &fpath)?,
-        None => return Err(format!("missing field \"{fpath}\"")),
+        None => return Err(missing(&fpath, "")),
     };
     Ok(HistoryCall {
         id,
@@ -223,16 +223,19 @@ fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
         "success" => {
             let ids = match optional_array(map, "pendingToolCallIds", "outcome")? {
                 None => None,
-                Some(items) => Some(
-                    items
-                        .into_iter()
-                        .map(|v| {
-                            string(v).ok_or_else(|| {
-                                "field \"outcome.pendingToolCallIds\" must hold strings".to_owned()
-                            })
-                        })
-                        .collect::<Result<Vec<_>, _>>()?,
-                ),
+                // A loop: a `collect` into `Result<Vec<_>, _>` is a generic
+                // instantiation of its own in the wasm module.
+                Some(items) => {
+                    let mut ids = Vec::with_capacity(items.len());
+                    for v in items {
+                        let Some(id) = string(v) else {
+                            let rest = " must hold strings";
+                            return Err(field_error("outcome", "pendingToolCallIds", rest));
+                        };
+                        ids.push(id);
+                    }
+                    Some(ids)
+                }
             };
             Ok(Outcome::Success {
                 pending_tool_call_ids: ids,
