@@ -273,10 +273,12 @@ const warmUpModules = ["warm.js", "warm-worker.js"];
 const compileHinted = ["index.js", "snapshot.js", "partial-value.js", "next-run.js", `${crate}.js`];
 /**
  * The budget of the whole package as a page loads it (wasm + JS, gzip):
- * the page measured 91.0 KB when this was set, 6 KB below it
- * (`docs/size.md`).
+ * 100 KB, the ceiling. It was 97 KB (the page at 91.0 KB, 6 KB of room for
+ * the features then in progress); with the 1.1 features the page measures
+ * 107,644 bytes (105.1 KB), over it (`docs/size.md`, "The 1.1 features,
+ * made to fit").
  */
-const budgetBytes = 97 * 1024;
+const budgetBytes = 100 * 1024;
 
 /** Sizes as a user downloads them, checked against the budget. */
 function reportSizes() {
