@@ -48,8 +48,8 @@ pub struct ChangeRecord<'a> {
     /// Present when the run changed: the thread's open interrupts, whole
     /// (rule I1).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
-    interrupts: Option<Vec<InterruptRecord<'a>>>,
+    #[cfg_attr(test, ts(as = "Option<Vec<InterruptRecord<'a>>>", optional))]
+    interrupts: Option<OpenInterrupts<'a>>,
 }
 
 impl<'a> ChangeRecord<'a> {
@@ -71,14 +71,18 @@ impl<'a> ChangeRecord<'a> {
                 &tracker.unmatched_results()[changes.unmatched_results.clone()],
             ),
             fatal: tracker.fatal(),
-            interrupts: changes.run.then(|| {
-                tracker
-                    .interrupts()
-                    .iter()
-                    .map(InterruptRecord::new)
-                    .collect()
-            }),
+            interrupts: changes.run.then(|| OpenInterrupts(tracker.interrupts())),
         }
+    }
+}
+
+/// The open interrupts, written as a list of [`InterruptRecord`] without
+/// collecting one (as [`UnmatchedResults`]).
+struct OpenInterrupts<'a>(&'a [OpenInterrupt]);
+
+impl Serialize for OpenInterrupts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(InterruptRecord::new))
     }
 }
 
