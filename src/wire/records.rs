@@ -532,16 +532,17 @@ impl<'a> RefusalRecord<'a> {
                 .collect(),
             _ => Vec::new(),
         };
-        let uncovered = match error {
-            ApplicationError::Uncovered(list) => list
-                .iter()
-                .map(|u| UncoveredRecord {
+        // A loop: each `collect` of a mapped iterator is an instantiation
+        // of its own in the wasm module.
+        let mut uncovered = Vec::new();
+        if let ApplicationError::Uncovered(list) = error {
+            for u in list {
+                uncovered.push(UncoveredRecord {
                     interrupt_id: &u.interrupt_id,
                     expired: u.expired,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+                });
+            }
+        }
         RefusalRecord {
             kind: names::refusal_kind(error),
             message: error.to_string(),
