@@ -56,11 +56,16 @@ impl<'a> ChangeRecord<'a> {
     /// The record of `changes`, read from the tracker they were taken from.
     pub fn new(tracker: &'a Tracker, changes: &'a Changes) -> Self {
         // In the order they changed: the JS layer places each by index.
-        let calls = changes
-            .calls
-            .iter()
-            .map(|c| CallRecord::new(c.index, &tracker.calls()[c.index], c.text_from))
-            .collect();
+        // Loops rather than `collect`s of mapped iterators, each of which
+        // is a generic instantiation of its own in the wasm module.
+        let mut calls = Vec::with_capacity(changes.calls.len());
+        for c in &changes.calls {
+            calls.push(CallRecord::new(
+                c.index,
+                &tracker.calls()[c.index],
+                c.text_from,
+            ));
+        }
         ChangeRecord {
             version: tracker.version(),
             run: changes.run.then(|| RunRecord::new(tracker.run())),
@@ -133,17 +138,15 @@ impl<'a> SummaryRecord<'a> {
     /// `with_violations` false leaves `violations` empty, for a reader that
     /// takes them in pages (`WasmTracker::violations_json`).
     pub fn new(tracker: &'a Tracker, with_violations: bool) -> Self {
-        let calls = tracker
-            .calls()
-            .iter()
-            .enumerate()
-            .map(|(index, call)| CallRecord {
+        let mut calls = Vec::with_capacity(tracker.calls().len());
+        for (index, call) in tracker.calls().iter().enumerate() {
+            calls.push(CallRecord {
                 partial: None,
                 args_bytes: Some(call.args_text().len()),
                 closed_at: call.closed_at,
                 ..CallRecord::new(index, call, call.args_text().len())
-            })
-            .collect();
+            });
+        }
         SummaryRecord {
             version: tracker.version(),
             events_seen: tracker.events_seen(),
@@ -521,17 +524,16 @@ struct UnansweredRecord<'a> {
 impl<'a> RefusalRecord<'a> {
     /// The record of `error`.
     pub fn new(error: &'a ApplicationError) -> Self {
-        let unanswered = match error {
-            ApplicationError::Unanswered(calls) => calls
-                .iter()
-                .map(|c| UnansweredRecord {
+        let mut unanswered = Vec::new();
+        if let ApplicationError::Unanswered(calls) = error {
+            for c in calls {
+                unanswered.push(UnansweredRecord {
                     tool_call_id: &c.tool_call_id,
                     tool_name: &c.tool_name,
                     answer_left_out: c.answer_left_out,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+                });
+            }
+        }
         // A loop: each `collect` of a mapped iterator is an instantiation
         // of its own in the wasm module.
         let mut uncovered = Vec::new();
