@@ -360,10 +360,13 @@ fn value_at(raw: Raw<'_>, depth: usize) -> Result<Value, String> {
         Kind::Array => {
             let depth = nested()?;
             let items = items(raw).unwrap_or_default();
-            items
-                .into_iter()
-                .map(|item| value_at(item, depth))
-                .collect()
+            // A loop, not a `collect` into `Result<Vec<_>, _>` (a generic
+            // instantiation of its own in the wasm module).
+            let mut values = Vec::with_capacity(items.len());
+            for item in items {
+                values.push(value_at(item, depth)?);
+            }
+            Ok(Value::Array(values))
         }
         // Only a number out of `f64`'s range fails here (the text is
         // checked). Said without formatting serde's error, whose `Display`

@@ -459,7 +459,13 @@ impl<'a> CallRecord<'a> {
             reopened: call.reopen_count,
             closed_at: None,
             result: answer(call).map(ResultRecord::new),
-            results: call.results.iter().map(ResultRecord::new).collect(),
+            results: {
+                let mut results = Vec::with_capacity(call.results.len());
+                for r in &call.results {
+                    results.push(ResultRecord::new(r));
+                }
+                results
+            },
         }
     }
 }
