@@ -317,7 +317,11 @@ impl<'v> Compiler<'v, '_> {
             let items = e
                 .as_array()
                 .ok_or_else(|| err(ptr, "`enum` must be an array"))?;
-            kw.enumeration = Some(items.iter().map(canonical).collect());
+            let mut values = Vec::with_capacity(items.len());
+            for item in items {
+                values.push(canonical(item));
+            }
+            kw.enumeration = Some(values);
         }
         kw.constant = map.get("const").map(canonical);
         kw.multiple_of = number(map, "multipleOf", ptr)?;

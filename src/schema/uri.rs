@@ -118,7 +118,11 @@ fn merge(base: &Parts<'_>, path: &str) -> String {
 
 fn remove_dots(path: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
-    let segments: Vec<&str> = path.split('/').collect();
+    // A loop, not a `collect` (a generic instantiation of its own).
+    let mut segments: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        segments.push(seg);
+    }
     let last = segments.len().saturating_sub(1);
     for (i, seg) in segments.iter().enumerate() {
         match *seg {
