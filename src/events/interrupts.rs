@@ -5,6 +5,7 @@
 //! fields the schema does not describe) are kept as given.
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
+use super::payload::{missing, must_be, object};
 use super::Opaque;
 use crate::quote::quoted;
 use serde::{Serialize, Serializer};
@@ -70,11 +71,12 @@ impl Serialize for Interrupt {
 impl Interrupt {
     /// The interrupt as compact JSON text.
     fn to_json_text(&self) -> String {
-        let mut out = format!(
-            r#"{{"id":{},"reason":{}"#,
-            quoted(&self.id),
-            quoted(&self.reason)
-        );
+        // Pushed piece by piece: a `format!` per field costs the wasm
+        // module more than the text it writes.
+        let mut out = String::from(r#"{"id":"#);
+        out.push_str(&quoted(&self.id));
+        out.push_str(r#","reason":"#);
+        out.push_str(&quoted(&self.reason));
         let strings = [
             ("message", &self.message),
             ("toolCallId", &self.tool_call_id),
@@ -83,7 +85,7 @@ impl Interrupt {
         ];
         for (key, value) in strings {
             if let Some(value) = value {
-                out.push_str(&format!(r#","{key}":{}"#, quoted(value)));
+                push_field(&mut out, key, &quoted(value));
             }
         }
         let opaque = [
@@ -92,15 +94,26 @@ impl Interrupt {
         ];
         for (key, value) in opaque {
             if let Some(value) = value {
-                out.push_str(&format!(r#","{key}":{}"#, value.get()));
+                push_field(&mut out, key, value.get());
             }
         }
         for (key, value) in &self.extra {
-            out.push_str(&format!(",{}:{}", quoted(key), value.get()));
+            out.push(',');
+            out.push_str(&quoted(key));
+            out.push(':');
+            out.push_str(value.get());
         }
         out.push('}');
         out
     }
+}
+
+/// `,"key":value`, the key one of ours (no escape needed).
+fn push_field(out: &mut String, key: &str, value: &str) {
+    out.push_str(",\"");
+    out.push_str(key);
+    out.push_str("\":");
+    out.push_str(value);
 }
 
 #[cfg(test)]
@@ -164,12 +177,10 @@ pub(super) fn interrupts(items: Vec<Raw<'_>>) -> Result<Vec<Interrupt>, String> 
 }
 
 fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
-    let map = Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))?;
+    let map = object(v, path)?;
     let string = |key: &str| strict_string(&map, key, path);
     let object = |key: &str| strict_object(&map, key, path);
-    let require = |key: &str, value: Option<String>| {
-        value.ok_or_else(|| format!("missing field \"{path}.{key}\""))
-    };
+    let require = |key: &str, value: Option<String>| value.ok_or_else(|| missing(path, key));
     // A repeated key keeps its first place and its last value, as
     // `JSON.parse` does; found by a map, as an object may have many keys.
     let mut extra: Vec<(String, Opaque)> = Vec::new();
@@ -199,11 +210,11 @@ fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
 }
 
 /// An optional string field; `null` is not absent (the 1.0 schema refuses it).
-fn strict_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+pub(super) fn strict_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
     match map.get(key).map(json::scalar) {
         None => Ok(None),
         Some(Scalar::Str(s)) => Ok(Some(s.into_text().into_owned())),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
+        Some(_) => Err(must_be(path, key, "a string")),
     }
 }
 
@@ -212,7 +223,7 @@ fn strict_object(map: &Fields, key: &str, path: &str) -> Result<Option<Opaque>, 
     match map.get(key) {
         None => Ok(None),
         Some(v) if json::kind(v) == Kind::Object => Ok(Some(Opaque::from_raw(v))),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be an object")),
+        Some(_) => Err(must_be(path, key, "an object")),
     }
 }
 
@@ -225,22 +236,18 @@ pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
         let path = format!("input.resume[{i}]");
-        let map = Fields::of(item).ok_or_else(|| format!("field \"{path}\" must be an object"))?;
+        let map = object(item, &path)?;
         let interrupt_id = strict_string(&map, "interruptId", &path)?
-            .ok_or_else(|| format!("missing field \"{path}.interruptId\""))?;
+            .ok_or_else(|| missing(&path, "interruptId"))?;
         let status = match strict_string(&map, "status", &path)?.as_deref() {
             Some("resolved") => ResumeStatus::Resolved,
             Some("cancelled") => ResumeStatus::Cancelled,
-            Some(_) => {
-                return Err(format!(
-                    "field \"{path}.status\" must be \"resolved\" or \"cancelled\""
-                ))
-            }
-            None => return Err(format!("missing field \"{path}.status\"")),
+            Some(_) => return Err(must_be(&path, "status", r#""resolved" or "cancelled""#)),
+            None => return Err(missing(&path, "status")),
         };
         let payload = match map.get("payload") {
             Some(v) if json::kind(v) == Kind::Null => {
-                return Err(format!("field \"{path}.payload\" must not be null"))
+                return Err(must_not_be_null(&path, "payload"))
             }
             Some(v) => Some(Opaque::from_raw(v)),
             None => None,
@@ -252,4 +259,9 @@ pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
         });
     }
     Ok(Some(out))
+}
+
+/// `field "path.key" must not be null`.
+pub(super) fn must_not_be_null(path: &str, key: &str) -> String {
+    super::payload::field_error(path, key, " must not be null")
 }

@@ -9,11 +9,45 @@ use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
 pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
-    Fields::of(v).ok_or_else(|| format!("field \"{path}\" must be an object"))
+    Fields::of(v).ok_or_else(|| must_be(path, "", "an object"))
+}
+
+/// `field "path.key" must be what` (`path` alone when `key` is empty): one
+/// writer for the nested payloads' type errors, rather than a `format!`
+/// per field and per module in the wasm module.
+pub(super) fn must_be(path: &str, key: &str, what: &str) -> String {
+    let mut m = field_error(path, key, " must be ");
+    m.push_str(what);
+    m
+}
+
+/// `field "path.key"` and `rest`.
+pub(super) fn field_error(path: &str, key: &str, rest: &str) -> String {
+    let mut m = String::from("field \"");
+    push_path(&mut m, path, key);
+    m.push('"');
+    m.push_str(rest);
+    m
+}
+
+/// `missing field "path.key"`.
+pub(super) fn missing(path: &str, key: &str) -> String {
+    let mut m = String::from("missing field \"");
+    push_path(&mut m, path, key);
+    m.push('"');
+    m
+}
+
+fn push_path(m: &mut String, path: &str, key: &str) {
+    m.push_str(path);
+    if !key.is_empty() {
+        m.push('.');
+        m.push_str(key);
+    }
 }
 
 fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
-    json::items(v).ok_or_else(|| format!("field \"{path}\" must be an array"))
+    json::items(v).ok_or_else(|| must_be(path, "", "an array"))
 }
 
 /// A string field; lone surrogates read as U+FFFD.
@@ -26,8 +60,8 @@ fn string(v: Raw<'_>) -> Option<String> {
 
 pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
     match map.get(key) {
-        Some(v) => string(v).ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
-        None => Err(format!("missing field \"{path}.{key}\"")),
+        Some(v) => string(v).ok_or_else(|| must_be(path, key, "a string")),
+        None => Err(missing(path, key)),
     }
 }
 
@@ -37,7 +71,7 @@ fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>
         None => Ok(None),
         Some(v) => string(v)
             .map(Some)
-            .ok_or_else(|| format!("field \"{path}.{key}\" must be a string")),
+            .ok_or_else(|| must_be(path, key, "a string")),
     }
 }
 
@@ -122,7 +156,7 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
     let role = required_string(&map, "role", path)?;
     let tool_call_id = optional_string(&map, "toolCallId", path)?;
     if role == "tool" && tool_call_id.is_none() {
-        return Err(format!("missing field \"{path}.toolCallId\""));
+        return Err(missing(path, "toolCallId"));
     }
     let mut tool_calls = Vec::new();
     if let Some(items) = optional_array(&map, "toolCalls", path)? {
@@ -154,7 +188,7 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     let fpath = format!("{path}.function");
     let function = match map.get("function") {
         Some(v) => object(v, &fpath)?,
-        None => return Err(format!("missing field \"{fpath}\"")),
+        None => return Err(missing(&fpath, "")),
     };
     Ok(HistoryCall {
         id,
@@ -189,16 +223,19 @@ fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
         "success" => {
             let ids = match optional_array(map, "pendingToolCallIds", "outcome")? {
                 None => None,
-                Some(items) => Some(
-                    items
-                        .into_iter()
-                        .map(|v| {
-                            string(v).ok_or_else(|| {
-                                "field \"outcome.pendingToolCallIds\" must hold strings".to_owned()
-                            })
-                        })
-                        .collect::<Result<Vec<_>, _>>()?,
-                ),
+                // A loop: a `collect` into `Result<Vec<_>, _>` is a generic
+                // instantiation of its own in the wasm module.
+                Some(items) => {
+                    let mut ids = Vec::with_capacity(items.len());
+                    for v in items {
+                        let Some(id) = string(v) else {
+                            let rest = " must hold strings";
+                            return Err(field_error("outcome", "pendingToolCallIds", rest));
+                        };
+                        ids.push(id);
+                    }
+                    Some(ids)
+                }
             };
             Ok(Outcome::Success {
                 pending_tool_call_ids: ids,

@@ -6,8 +6,9 @@
 //! is an error naming its field (E2). A payload's text is rewritten only
 //! when something was stripped: otherwise it stays exactly as given (S4).
 
+use super::interrupts::{must_not_be_null, strict_string};
 use super::json::{self, Fields, Kind, Raw};
-use super::payload::{object, required_string};
+use super::payload::{missing, object, required_string};
 use super::Opaque;
 use crate::quote::quoted;
 
@@ -60,16 +61,22 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
         return Ok(Opaque::from_raw(raw));
     };
     let before = out.len();
-    let mut kept = Vec::with_capacity(items.len());
+    // Built by hand: `[String]::join` would be linked into the wasm module
+    // for this list alone.
+    let mut kept = String::from("[");
     for (i, item) in items.into_iter().enumerate() {
         if let Some(part) = part(item, &format!("{path}[{i}]"), out)? {
-            kept.push(part);
+            if kept.len() > 1 {
+                kept.push(',');
+            }
+            kept.push_str(&part);
         }
     }
     if out.len() == before {
         return Ok(Opaque::from_raw(raw));
     }
-    Ok(Opaque::from_text(joined('[', &kept, ']')))
+    kept.push(']');
+    Ok(Opaque::from_text(kept))
 }
 
 /// One content part: its text (rewritten when a property was stripped),
@@ -87,7 +94,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
             known_part(&map, path)?;
             let spath = format!("{path}.source");
             let Some(source) = map.get("source") else {
-                return Err(format!("missing field \"{spath}\""));
+                return Err(missing(path, "source"));
             };
             match self::source(source, &spath, out)? {
                 Some(text) if text != source.get() => {
@@ -119,7 +126,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
 fn known_part(map: &Fields, path: &str) -> Result<(), String> {
     optional_string(map, "id", path)?;
     if map.get("metadata").map(json::kind) == Some(Kind::Null) {
-        return Err(format!("field \"{path}.metadata\" must not be null"));
+        return Err(must_not_be_null(path, "metadata"));
     }
     Ok(())
 }
@@ -166,21 +173,27 @@ fn closed(
     out: &mut Vec<Stripped>,
 ) -> String {
     let mut changed = source_text.is_some();
-    let mut kept = Vec::new();
+    let mut kept = String::from("{");
     for (key, value) in map.entries() {
         if described.contains(&key) {
             let value = match (key, source_text) {
                 ("source", Some(text)) => text,
                 _ => value.get(),
             };
-            kept.push(format!("{}:{value}", quoted(key)));
+            if kept.len() > 1 {
+                kept.push(',');
+            }
+            kept.push_str(&quoted(key));
+            kept.push(':');
+            kept.push_str(value);
         } else {
             changed = true;
             out.push(undescribed(path, key));
         }
     }
     if changed {
-        joined('{', &kept, '}')
+        kept.push('}');
+        kept
     } else {
         map.text().to_owned()
     }
@@ -223,23 +236,7 @@ pub(super) fn unknown_outcome(kind: &str) -> Stripped {
     Stripped::new("P1", message)
 }
 
-/// `items` separated by commas between `open` and `close`. By hand:
-/// `[String]::join` would be one more instantiation in the wasm module.
-fn joined(open: char, items: &[String], close: char) -> String {
-    let mut out = String::from(open);
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(item);
-    }
-    out.push(close);
-    out
-}
-
+/// An optional string; `null` is not absent (the 1.0 schema refuses it).
 fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {
-    match map.get(key).map(json::kind) {
-        None | Some(Kind::String) => Ok(()),
-        Some(_) => Err(format!("field \"{path}.{key}\" must be a string")),
-    }
+    strict_string(map, key, path).map(drop)
 }

@@ -118,7 +118,11 @@ fn merge(base: &Parts<'_>, path: &str) -> String {
 
 fn remove_dots(path: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
-    let segments: Vec<&str> = path.split('/').collect();
+    // A loop, not a `collect` (a generic instantiation of its own).
+    let mut segments: Vec<&str> = Vec::new();
+    for seg in path.split('/') {
+        segments.push(seg);
+    }
     let last = segments.len().saturating_sub(1);
     for (i, seg) in segments.iter().enumerate() {
         match *seg {
@@ -181,7 +185,16 @@ pub(crate) fn percent_decode(s: &str) -> String {
 
 /// Escapes one reference token of a JSON Pointer (`~` and `/`).
 pub(crate) fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    // One pass by hand: `str::replace` by `char` links a searcher of its own.
+    let mut out = String::with_capacity(token.len());
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Unescapes one reference token of a JSON Pointer: `~1` is `/`, then `~0`

@@ -48,19 +48,24 @@ pub struct ChangeRecord<'a> {
     /// Present when the run changed: the thread's open interrupts, whole
     /// (rule I1).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(test, ts(optional))]
-    interrupts: Option<Vec<InterruptRecord<'a>>>,
+    #[cfg_attr(test, ts(as = "Option<Vec<InterruptRecord<'a>>>", optional))]
+    interrupts: Option<OpenInterrupts<'a>>,
 }
 
 impl<'a> ChangeRecord<'a> {
     /// The record of `changes`, read from the tracker they were taken from.
     pub fn new(tracker: &'a Tracker, changes: &'a Changes) -> Self {
         // In the order they changed: the JS layer places each by index.
-        let calls = changes
-            .calls
-            .iter()
-            .map(|c| CallRecord::new(c.index, &tracker.calls()[c.index], c.text_from))
-            .collect();
+        // Loops rather than `collect`s of mapped iterators, each of which
+        // is a generic instantiation of its own in the wasm module.
+        let mut calls = Vec::with_capacity(changes.calls.len());
+        for c in &changes.calls {
+            calls.push(CallRecord::new(
+                c.index,
+                &tracker.calls()[c.index],
+                c.text_from,
+            ));
+        }
         ChangeRecord {
             version: tracker.version(),
             run: changes.run.then(|| RunRecord::new(tracker.run())),
@@ -71,14 +76,18 @@ impl<'a> ChangeRecord<'a> {
                 &tracker.unmatched_results()[changes.unmatched_results.clone()],
             ),
             fatal: tracker.fatal(),
-            interrupts: changes.run.then(|| {
-                tracker
-                    .interrupts()
-                    .iter()
-                    .map(InterruptRecord::new)
-                    .collect()
-            }),
+            interrupts: changes.run.then(|| OpenInterrupts(tracker.interrupts())),
         }
+    }
+}
+
+/// The open interrupts, written as a list of [`InterruptRecord`] without
+/// collecting one (as [`UnmatchedResults`]).
+struct OpenInterrupts<'a>(&'a [OpenInterrupt]);
+
+impl Serialize for OpenInterrupts<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(InterruptRecord::new))
     }
 }
 
@@ -129,17 +138,15 @@ impl<'a> SummaryRecord<'a> {
     /// `with_violations` false leaves `violations` empty, for a reader that
     /// takes them in pages (`WasmTracker::violations_json`).
     pub fn new(tracker: &'a Tracker, with_violations: bool) -> Self {
-        let calls = tracker
-            .calls()
-            .iter()
-            .enumerate()
-            .map(|(index, call)| CallRecord {
+        let mut calls = Vec::with_capacity(tracker.calls().len());
+        for (index, call) in tracker.calls().iter().enumerate() {
+            calls.push(CallRecord {
                 partial: None,
                 args_bytes: Some(call.args_text().len()),
                 closed_at: call.closed_at,
                 ..CallRecord::new(index, call, call.args_text().len())
-            })
-            .collect();
+            });
+        }
         SummaryRecord {
             version: tracker.version(),
             events_seen: tracker.events_seen(),
@@ -464,7 +471,13 @@ impl<'a> CallRecord<'a> {
             reopened: call.reopen_count,
             closed_at: None,
             result: answer(call).map(ResultRecord::new),
-            results: call.results.iter().map(ResultRecord::new).collect(),
+            results: {
+                let mut results = Vec::with_capacity(call.results.len());
+                for r in &call.results {
+                    results.push(ResultRecord::new(r));
+                }
+                results
+            },
         }
     }
 }
@@ -529,27 +542,27 @@ struct UnansweredRecord<'a> {
 impl<'a> RefusalRecord<'a> {
     /// The record of `error`.
     pub fn new(error: &'a ApplicationError) -> Self {
-        let unanswered = match error {
-            ApplicationError::Unanswered(calls) => calls
-                .iter()
-                .map(|c| UnansweredRecord {
+        let mut unanswered = Vec::new();
+        if let ApplicationError::Unanswered(calls) = error {
+            for c in calls {
+                unanswered.push(UnansweredRecord {
                     tool_call_id: &c.tool_call_id,
                     tool_name: &c.tool_name,
                     answer_left_out: c.answer_left_out,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let uncovered = match error {
-            ApplicationError::Uncovered(list) => list
-                .iter()
-                .map(|u| UncoveredRecord {
+                });
+            }
+        }
+        // A loop: each `collect` of a mapped iterator is an instantiation
+        // of its own in the wasm module.
+        let mut uncovered = Vec::new();
+        if let ApplicationError::Uncovered(list) = error {
+            for u in list {
+                uncovered.push(UncoveredRecord {
                     interrupt_id: &u.interrupt_id,
                     expired: u.expired,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
+                });
+            }
+        }
         RefusalRecord {
             kind: names::refusal_kind(error),
             message: error.to_string(),

@@ -243,7 +243,9 @@ impl Tracker {
         // formatting (and Unicode tables) into the wasm module.
         let inner = |p: &Opaque| {
             let text = p.get().strip_prefix('{')?.strip_suffix('}')?;
-            Some(text.trim().to_owned())
+            // JSON text: only JSON whitespace surrounds its members, which
+            // `trim_ascii` takes (no Unicode whitespace tables linked).
+            Some(text.trim_ascii().to_owned())
         };
         let fields = match &payload {
             None => String::new(),

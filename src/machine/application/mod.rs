@@ -387,7 +387,13 @@ impl ApplicationError {
             | AwaitingInterrupt {
                 interrupt_id: id, ..
             } => vec![id.as_str()],
-            Uncovered(list) => list.iter().map(|u| u.interrupt_id.as_str()).collect(),
+            Uncovered(list) => {
+                let mut ids = Vec::with_capacity(list.len());
+                for u in list {
+                    ids.push(u.interrupt_id.as_str());
+                }
+                ids
+            }
             _ => Vec::new(),
         }
     }
