@@ -14,7 +14,7 @@ let warming;
 /** Compiles and instantiates the wasm module, once; later calls return the same promise. */
 export function init() {
   if (loading) return loading;
-  compiled = gunzip(wasmGzipBase64).then((bytes) => WebAssembly.compile(bytes));
+  compiled = gunzip().then((bytes) => WebAssembly.compile(bytes));
   loading = compiled.then((module) => {
     initSync({ module }); // a no-op where `loadNow` got there first
     ready = true;
@@ -31,7 +31,7 @@ export function init() {
 export function loadNow() {
   const zlib = nodeZlib();
   if (!ready && zlib) {
-    const module = new WebAssembly.Module(zlib.gunzipSync(decodeBase64(wasmGzipBase64)));
+    const module = new WebAssembly.Module(zlib.gunzipSync(gzipped()));
     initSync({ module });
     ready = true;
     compiled ??= Promise.resolve(module);
@@ -59,13 +59,24 @@ export const warmed = () => warming ?? Promise.resolve(false);
 // Reached through `process` at run time, so that bundlers see no Node import.
 const nodeZlib = () => globalThis.process?.getBuiltinModule?.("node:zlib");
 
-async function gunzip(base64) {
+/**
+ * The module's gzip bytes, decoded from wasm-bytes.js: the one place that
+ * names the embedded string. A minifier that finds it named in two places,
+ * or passed as an argument, may copy the string into each (Vite 8's did:
+ * an app downloaded the module twice).
+ */
+function gzipped() {
+  return decodeBase64(wasmGzipBase64);
+}
+
+async function gunzip() {
   // Node 20.16+ and 22.3+: its zlib, synchronously. Through
   // `DecompressionStream` + `Response`, Node would first load its whole
   // fetch implementation, about 9% of a cold process.
   const zlib = nodeZlib();
-  if (zlib) return zlib.gunzipSync(decodeBase64(base64));
-  const stream = new Blob([decodeBase64(base64)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const bytes = gzipped();
+  if (zlib) return zlib.gunzipSync(bytes);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(stream).arrayBuffer();
 }
 
