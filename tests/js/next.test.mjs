@@ -97,8 +97,16 @@ async function serve(app, command, args = []) {
   return { url, output: () => output, close };
 }
 
-/** Warnings in Next's output: its `⚠` lines and any line naming a warning. */
-const warningsIn = (output) => output.split("\n").filter((line) => /⚠|warn/i.test(line));
+/**
+ * Warnings in Next's output: its `⚠` lines and any line naming a warning,
+ * but for the one Next prints about the app's own CI setup when `CI` is set
+ * (no build cache kept between runs): it says nothing of the package.
+ */
+const warningsIn = (output) =>
+  output
+    .split("\n")
+    .filter((line) => /⚠|warn/i.test(line))
+    .filter((line) => !/No build cache found/.test(line));
 
 /** Opens the chat, runs it, and returns `window.result`, the calls rendered and the console's errors and warnings. */
 async function chat(url) {
