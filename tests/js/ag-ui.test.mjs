@@ -4,11 +4,11 @@
 // ends without a terminal event (rule L5).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { HttpAgent } from "@ag-ui/client";
 import { ToolCallTracker } from "../../pkg/index.js";
 import { trackAgent, UNTERMINATED } from "../../pkg/ag-ui.js";
-import { runStarted, runFinished, start, args, end, result, sse } from "./support/events.mjs";
+import { runStarted, runFinished, start, args, end, result } from "./support/events.mjs";
+import { startScriptedAgent } from "./support/scripted-agent.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 
 const TOOLS = [{ name: "confirm_deploy", description: "Ask the user", parameters: { type: "object" } }];
@@ -20,30 +20,16 @@ const text = (id, words) => [
 const withParent = (id, name, parent, json = '{"service":"checkout"}') => [start(id, name, { parentMessageId: parent }), args(id, json.slice(0, 5)), args(id, json.slice(5)), end(id)];
 
 // The loopback agent: each POST gets the next scripted body; `open` leaves the response unterminated.
+let agentServer;
 let server;
 let url;
-const inputs = [];
-const script = [];
+let inputs;
+let script;
 before(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const input = JSON.parse(body);
-      inputs.push(input);
-      const { events, open } = script.shift()(input);
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.write(sse(events));
-      if (!open) res.end();
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${server.address().port}/agent`;
+  agentServer = await startScriptedAgent();
+  ({ url, inputs, script, server } = agentServer);
 });
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+after(() => agentServer.close());
 
 const run = (input, body, extra = {}) => ({ events: [runStarted(input.runId, { threadId: input.threadId }), ...body, runFinished(input.runId, { threadId: input.threadId })], ...extra });
 const user = (id) => ({ id, role: "user", content: `message ${id}` });

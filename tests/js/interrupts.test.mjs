@@ -3,11 +3,11 @@
 // and trackAgent send.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
 import { HttpAgent, enforceOutgoingInput } from "@ag-ui/client";
 import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
 import { trackAgent } from "../../pkg/ag-ui.js";
-import { runStarted, runFinished, start, args, end, sse } from "./support/events.mjs";
+import { runStarted, runFinished, start, args, end } from "./support/events.mjs";
+import { startScriptedAgent } from "./support/scripted-agent.mjs";
 
 const interrupted = (runId, interrupts) => runFinished(runId, { outcome: { type: "interrupt", interrupts } });
 const APPROVAL = { id: "i1", reason: "tool_approval", toolCallId: "c1", message: "Send 5 EUR?" };
@@ -136,28 +136,15 @@ test("i5_next_run_writes_the_resume_list_and_refuses_an_uncovered_interrupt", ()
 });
 
 // A loopback agent for trackAgent: each POST gets the next scripted events.
-let server;
+let agentServer;
 let url;
-const requests = [];
-const script = [];
+let requests;
+let script;
 before(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const sent = JSON.parse(body);
-      requests.push(sent);
-      res.writeHead(200, { "content-type": "text/event-stream" });
-      res.end(sse(script.shift()(sent)));
-    });
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${server.address().port}/agent`;
+  agentServer = await startScriptedAgent();
+  ({ url, inputs: requests, script } = agentServer);
 });
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+after(() => agentServer.close());
 
 test("i5_track_agent_stops_an_uncovered_resume_before_the_request_leaves", async () => {
   const tracker = new ToolCallTracker();
