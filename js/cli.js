@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `agui-tool-calls check [FILE...]`: checks recorded AG-UI streams with the
 // same wasm core the browser package runs, so a stream gets one verdict
 // everywhere. `agui-tool-calls inspect [FILE...]` serves a page that does
@@ -67,7 +68,7 @@ class OutputError extends Error {}
 
 async function main(argv) {
   // A reader that stops early (`| head`) is no error.
-  process.stdout.on("error", (error) => {
+  process.stdout.on("error", (/** @type {NodeJS.ErrnoException} */ error) => {
     if (error.code !== "EPIPE") throw error;
     process.exit(process.exitCode ?? 0);
   });

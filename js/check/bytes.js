@@ -1,3 +1,4 @@
+// @ts-check
 // Byte helpers shared by the readers, on plain Uint8Array so the same code
 // runs in Node and in a browser page (the inspector).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Checks one named input (a file, or "-" for stdin) in Node: opens it and
 // hands its bytes to the shared checker of stream.js.
 import { WasmTracker } from "../agui_tool_calls.js";

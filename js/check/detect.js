@@ -1,3 +1,4 @@
+// @ts-check
 // Which format an input is in, told from its first bytes that are not
 // blank: JSON Lines, text/event-stream, a curl capture (`curl -i` or
 // `curl -v`), a HAR file, or gzip around any of them. The blank bytes before

@@ -1,3 +1,4 @@
+// @ts-check
 // A HAR 1.2 file (the browser devtools' "Save all as HAR"): each entry whose
 // response is `text/event-stream`, or whose body reads as AG-UI events, is a
 // stream of its own, named by method, URL and index; the others are skipped

@@ -1,3 +1,4 @@
+// @ts-check
 // A `curl -i` or `curl -v` capture: the response's status line and headers
 // (for -v, prefixed "< ", among "* " notes and "> " request lines), then the
 // body as the server sent it. A chunked body (`curl --raw`, or a proxy's

@@ -1,3 +1,4 @@
+// @ts-check
 // Where a stream's bytes come from in Node: a file or stdin.
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";

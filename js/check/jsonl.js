@@ -1,3 +1,4 @@
+// @ts-check
 // JSON Lines read incrementally: bytes in, one event's text out per line.
 // Only the unfinished last line is kept between chunks, and no longer than
 // the line limit.

@@ -1,3 +1,4 @@
+// @ts-check
 // Where the lines of a byte array start, found on demand. A capture read
 // whole may hold a hundred million lines (128 MiB of blank lines): one
 // array entry per line start would take gigabytes, so the index keeps the

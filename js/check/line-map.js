@@ -1,3 +1,4 @@
+// @ts-check
 // Which line of the input each event started on, kept as runs of events
 // whose lines advance by a constant step: a regular recording (one event a
 // line, or one `data:` line and a blank line an event) costs a few numbers

@@ -1,3 +1,4 @@
+// @ts-check
 // The HTTP + protobuf binding of AG-UI 1.1 (`application/vnd.ag-ui.event+proto`):
 // a body of frames, each a 4-byte big-endian length and one encoded `Event`.
 // The checker reads such a capture by decoding each frame to the event's
@@ -114,6 +115,7 @@ class Reader {
     if (depth > MAX_NESTING) this.fail(`nested over ${MAX_NESTING} deep`);
   }
 
+  /** @returns {never} */
   fail(why) {
     throw new ProtoError(`${why} at byte ${this.at}`);
   }

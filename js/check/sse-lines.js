@@ -1,3 +1,4 @@
+// @ts-check
 // The line each text/event-stream event starts on. The wasm core decodes the
 // stream; this mirrors only its framing (line ends, blank lines, `data`
 // fields) to know where each event it dispatches began, so a diagnostic can

@@ -1,3 +1,4 @@
+// @ts-check
 // Checks one input with the wasm core: bytes in, one result per stream out
 // (a HAR file holds several). Runs in Node (the CLI) and in a browser page
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.

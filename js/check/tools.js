@@ -1,3 +1,4 @@
+// @ts-check
 // The advertised tools given with `--tools`, in the shape the core takes.
 
 /** Tools in a shape the core refuses: says which and why. */

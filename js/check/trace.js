@@ -1,3 +1,4 @@
+// @ts-check
 // A `curl --trace` or `curl --trace-ascii` capture: curl's own record of
 // what it sent and received, block by block (`=> Send header`, `=> Send
 // data`, `<= Recv header`, `<= Recv data`, `== Info: ...`), each block's

@@ -1,3 +1,4 @@
+// @ts-check
 // The inspector page: checks the files the server names, and any file
 // dropped or picked, in this page with the package's wasm (nothing is
 // uploaded), shows what the HTML report shows, and replays a stream: a
@@ -43,8 +44,10 @@ function show(result) {
   document.body.dataset.checked = String(all.length);
   if (result.events && result.events.length > 0) addScrubber(box, result, n);
   for (const boxToggle of box.querySelectorAll(".only-marked")) {
-    boxToggle.addEventListener("change", () => {
-      for (const row of box.querySelector(".timeline").tBodies[0].rows) row.hidden = boxToggle.checked && !row.classList.contains("marked");
+    const toggle = /** @type {HTMLInputElement} */ (boxToggle);
+    const table = /** @type {HTMLTableElement} */ (box.querySelector(".timeline"));
+    toggle.addEventListener("change", () => {
+      for (const row of table.tBodies[0].rows) row.hidden = toggle.checked && !row.classList.contains("marked");
     });
   }
 }
@@ -121,7 +124,7 @@ drop.addEventListener("drop", (e) => {
   drop.classList.remove("over");
   checkFiles(e.dataTransfer.files);
 });
-document.getElementById("pick").addEventListener("change", (e) => checkFiles(e.target.files));
+document.getElementById("pick").addEventListener("change", (e) => checkFiles(/** @type {HTMLInputElement} */ (e.target).files));
 
 checkGiven()
   .catch((error) => show({ label: "inputs", verdict: "unreadable", error: String(error.message), notes: [] }))

@@ -1,3 +1,4 @@
+// @ts-check
 // `agui-tool-calls inspect`: a local server for the inspector page. It
 // serves the page, the package's own modules (the page checks streams in
 // the browser with the same wasm core) and the files named on the command
@@ -21,24 +22,29 @@ const PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..",
 export async function serveInspector({ files, options, limits, port = 0, version = "" }) {
   const inputs = files.map((file, id) => ({ id, name: file, path: path.resolve(file) }));
   const server = createServer((req, res) => {
-    handle(req, res, { inputs, options, limits, version, port: server.address().port }).catch((error) => {
+    handle(req, res, { inputs, options, limits, version, port: listeningPort(server) }).catch((error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(String(error?.message ?? error));
     });
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
+    server.listen(port, "127.0.0.1", () => resolve(undefined));
   });
-  const url = `http://127.0.0.1:${server.address().port}/`;
+  const url = `http://127.0.0.1:${listeningPort(server)}/`;
   return {
     url,
     close: () =>
-      new Promise((resolve) => {
+      /** @type {Promise<void>} */ (new Promise((resolve) => {
         server.closeAllConnections?.();
         server.close(() => resolve());
-      }),
+      })),
   };
+}
+
+/** The port a server listening on TCP took. */
+function listeningPort(server) {
+  return /** @type {import("node:net").AddressInfo} */ (server.address()).port;
 }
 
 const HEADERS = {

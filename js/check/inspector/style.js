@@ -1,3 +1,4 @@
+// @ts-check
 // The inspector's own style, on top of the report's (report/html.js). The
 // sticky replay panel is capped at 40% of the window and scrolls inside, so
 // a snapshot of many calls never covers the section's own controls.

@@ -1,3 +1,4 @@
+// @ts-check
 // `--format html`: one self-contained page (style and script inline, no
 // network: a Content-Security-Policy forbids any fetch) with a section per
 // stream, rendered by the code the inspector page uses too.

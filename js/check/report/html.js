@@ -1,3 +1,4 @@
+// @ts-check
 // The HTML rendering shared by the `--format html` report (written by Node)
 // and the inspector page (rendered in the browser): plain functions from a
 // checker result to HTML text, with the style sheet they need. No Node or

@@ -1,3 +1,4 @@
+// @ts-check
 // The report for programs: one JSON document, each stream with the core's
 // summary and its violations with their lines.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // JUnit XML, for CI test reports: a testsuite per stream. Its first
 // testcase is the stream as a whole (failed by a fatal error, in error when
 // unreadable); each violation is a failed testcase of its own; warnings are

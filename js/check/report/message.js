@@ -1,3 +1,4 @@
+// @ts-check
 // A violation's message without the "event N: " the core puts first: the
 // reports name the event next to the line already.
 

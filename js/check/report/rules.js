@@ -1,3 +1,4 @@
+// @ts-check
 // Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test rules_table`;
 // tests/rules_table.rs fails when it drifts. Do not edit by hand.
 

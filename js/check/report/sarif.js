@@ -1,3 +1,4 @@
+// @ts-check
 // SARIF 2.1.0, for code-scanning tools: one run, a rule for each rule id
 // seen, a result for each violation located at its line.
 import { pathToFileURL } from "node:url";

@@ -1,3 +1,4 @@
+// @ts-check
 // What reaches a terminal from a recording: ids, messages, URLs, content
 // types, parse errors. Any of them may hold ESC, BEL or the C1 CSI (U+009B),
 // which a terminal obeys: `\x1b]0;...\x07` retitles it, `\x1b[1A\x1b[2K`

@@ -1,3 +1,4 @@
+// @ts-check
 // The report for people: a header, a table of calls and compiler-style
 // diagnostics (`file:line: severity[RULE]: message`) per stream.
 import { FORMAT_NAMES } from "../detect.js";
