@@ -277,6 +277,7 @@ const pageModules = [
 const bindingModules = {
   react: ["react.js", "store.js", "actions.js"],
   element: ["element.js", "store.js"],
+  vue: ["vue.js", "store.js", "actions.js"],
 };
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];
