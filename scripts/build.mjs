@@ -278,6 +278,8 @@ const bindingModules = {
   react: ["react.js", "store.js", "actions.js"],
   element: ["element.js", "store.js"],
   vue: ["vue.js", "store.js", "actions.js"],
+  // Its component ships as source, for the application's Svelte compiler.
+  svelte: ["svelte.js", "store.js", "actions.js", "svelte-tool-calls.svelte"],
 };
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];
