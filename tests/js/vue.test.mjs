@@ -12,9 +12,10 @@ import { expected, runBindingApp } from "./support/binding-app.mjs";
 
 let browser;
 let result;
+let warnings;
 before(async () => {
   browser = await launchChromium();
-  result = await runBindingApp(browser, "vue-app", [vue()]);
+  ({ result, warnings } = await runBindingApp(browser, "vue-app", [vue()]));
 });
 after(async () => {
   await browser?.close();
@@ -33,6 +34,10 @@ test("a two-turn conversation: one call approved and answered, one declined, the
   assert.deepEqual(c.resolved, [...expected.answered, expected.resolvedInterrupt]);
   assert.equal(c.extra3, "0 to answer; interrupts: i1:resolved");
   assert.deepEqual(c.resume, expected.resume);
+});
+
+test("the production build prints no warning", () => {
+  assert.deepEqual(warnings, []);
 });
 
 test("s6_vue_arguments_render_as_text_an_img_onerror_argument_is_its_characters", () => {

@@ -43,16 +43,18 @@ export const expected = {
 
 /**
  * Builds `fixture` for production with `plugins` (one build per suite),
- * serves it with the streams, and returns `window.result` of its page.
+ * serves it with the streams, and returns `window.result` of its page
+ * and the warnings the build printed.
  */
 export async function runBindingApp(browser, fixture, plugins) {
   const streams = mkdtempSync(path.join(tmpdir(), "agui-streams-"));
   writeFileSync(path.join(streams, "turn1.sse"), sse(turn1));
   writeFileSync(path.join(streams, "turn2.sse"), sse(turn2));
-  const dist = await viteBuild(fixture, "vite", [], { plugins });
+  const warnings = [];
+  const dist = await viteBuild(fixture, "vite", warnings, { plugins });
   const server = await serveStatic({ "/streams/": streams, "/": dist });
   try {
-    return await resultOf(browser, `${server.url}/index.html`, 60_000, { console: true });
+    return { result: await resultOf(browser, `${server.url}/index.html`, 60_000, { console: true }), warnings };
   } finally {
     await server.close();
   }
