@@ -280,6 +280,7 @@ const bindingModules = {
   vue: ["vue.js", "store.js", "actions.js"],
   // Its component ships as source, for the application's Svelte compiler.
   svelte: ["svelte.js", "store.js", "actions.js", "svelte-tool-calls.svelte"],
+  angular: ["angular.js", "store.js", "actions.js"],
 };
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];
