@@ -83,10 +83,13 @@ export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends Sto
   fallback?: Snippet<[ToolCallProps<ToolCallState<Tools>>]>;
 }
 
-/** Snippets passed under a tool's name (`{#snippet confirm_deploy({ call, approve })}` inside `<ToolCalls>`). */
-export type ToolCallSnippets<Tools extends readonly ToolOption[]> = {
-  readonly [Name in Exclude<ToolName<Tools>, keyof ToolCallsProps<Tools> | "children">]?: Snippet<[ToolCallRenderProps<Tools, Name>]>;
-};
+/**
+ * Snippets passed under a tool's name (`{#snippet confirm_deploy({ call, approve })}`
+ * inside `<ToolCalls>`); with untyped tools, any name.
+ */
+export type ToolCallSnippets<Tools extends readonly ToolOption[]> = string extends ToolName<Tools>
+  ? { readonly [name: string]: unknown }
+  : { readonly [Name in Exclude<ToolName<Tools>, keyof ToolCallsProps<Tools> | "children">]?: Snippet<[ToolCallRenderProps<Tools, Name>]> };
 
 /**
  * Every call of the tracker, each through its tool's snippet (or `fallback`).
