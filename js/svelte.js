@@ -15,6 +15,7 @@
 // one call is quiet while other calls stream.
 import { findCall, storeOf } from "./store.js";
 
+// @ts-expect-error -- a Svelte component, for the application's Svelte compiler; svelte.d.ts declares it
 export { default as ToolCalls } from "./svelte-tool-calls.svelte";
 
 /**
