@@ -201,7 +201,7 @@ test("the screenshot of the elements in the demo's style", async () => {
   const shown = await page.evaluate(() => harness.showcase());
   assert.deepEqual(
     shown.map((line) => line.split(" ").slice(0, 3).join(" ")),
-    ["search_runbooks answered {", "confirm_deploy awaiting approval", "confirm_deploy streaming {"],
+    ["search_runbooks answered {", "confirm_deploy awaiting approval", "rollback_release awaiting approval", "confirm_deploy streaming {"],
   );
   const file = process.env.UPDATE_GENERATED ? path.join(root, "docs", "element.png") : path.join(root, "test-output", "element.png");
   mkdirSync(path.dirname(file), { recursive: true });
