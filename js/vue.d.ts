@@ -77,7 +77,7 @@ export interface ToolCallProps<Call> {
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
 
 export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends StoreOptions {
-  /** The tracker, for the component's life (a new tracker: a new component, `:key="tracker"`). */
+  /** The tracker whose calls are shown; given another, the component follows it. */
   tracker: ToolCallTracker<Tools>;
   /** A component per advertised tool, by name; it wins over a slot of the same name. */
   render?: { readonly [Name in ToolName<Tools>]?: Component<ToolCallRenderProps<Tools, Name>> };

@@ -94,12 +94,13 @@ const CallView = defineComponent({
   name: "AguiToolCall",
   props: ["tracker", "call", "interrupt", "component", "slot"],
   setup(props) {
-    /** @type {{ key: string, actions: ReturnType<typeof bindActions> } | null} */
+    /** @type {{ tracker: unknown, key: string, actions: ReturnType<typeof bindActions> } | null} */
     let bound = null;
     return () => {
+      const { tracker } = props;
       const interruptId = props.interrupt?.interrupt.id;
       const key = `${props.call.id}\0${interruptId ?? ""}`;
-      if (bound?.key !== key) bound = { key, actions: bindActions(props.tracker, props.call.id, interruptId) };
+      if (bound?.key !== key || bound.tracker !== tracker) bound = { tracker, key, actions: bindActions(tracker, props.call.id, interruptId) };
       const given = { call: props.call, interrupt: props.interrupt, ...bound.actions };
       return props.component ? h(props.component, given) : props.slot(given);
     };
@@ -130,7 +131,17 @@ export const ToolCalls = defineComponent({
     coalesce: { type: Boolean, default: true },
   },
   setup(props, { slots }) {
-    const snapshot = useToolCalls(/** @type {any} */ (props.tracker), { coalesce: props.coalesce });
+    // Subscribed for the current tracker (and mode): a new one, and the old subscription goes.
+    const snapshot = shallowRef();
+    watch(
+      () => [props.tracker, props.coalesce],
+      ([tracker, coalesce], _, onCleanup) => {
+        const store = storeOf(tracker, { coalesce });
+        snapshot.value = store.getSnapshot();
+        onCleanup(store.subscribe(() => (snapshot.value = store.getSnapshot())));
+      },
+      { immediate: true },
+    );
     return () => {
       // A component named in `render` first, then the slot of that name.
       /** @type {Record<string, { component?: unknown, slot?: Function }>} */

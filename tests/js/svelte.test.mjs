@@ -66,3 +66,12 @@ test("the stores honour the Svelte store contract; the tracker does not", () => 
   assert.equal(get, 2, "svelte/store's get() reads it");
   assert.equal(trackerCalledAtOnce, false, "the tracker's subscribe does not call the listener with the current snapshot");
 });
+
+test("<ToolCalls> given another tracker follows it: its subscription, and the actions it binds", () => {
+  const { live, liveAfterSwap, consent, shown, liveAfterUnmount } = result.swap;
+  assert.deepEqual(live, [1, 0]);
+  assert.deepEqual(liveAfterSwap, [0, 1]);
+  assert.deepEqual(consent, ["unrequested", "approved"], "Approve acts on the new tracker's call");
+  assert.equal(shown, "c1 approved Approve");
+  assert.deepEqual(liveAfterUnmount, [0, 0]);
+});

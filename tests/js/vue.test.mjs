@@ -67,3 +67,12 @@ test("useToolCall follows a ref id; composables refuse to run outside a scope", 
   assert.equal(liveAfterStop, 0, "stopping the scope unsubscribes");
   assert.match(outside, /useToolCalls\(\) must be called in a component's setup\(\) or an effectScope\(\)/);
 });
+
+test("<ToolCalls> given another tracker follows it: its subscription, and the actions it binds", () => {
+  const { live, liveAfterSwap, consent, shown, liveAfterUnmount } = result.swap;
+  assert.deepEqual(live, [1, 0]);
+  assert.deepEqual(liveAfterSwap, [0, 1]);
+  assert.deepEqual(consent, ["unrequested", "approved"], "Approve acts on the new tracker's call");
+  assert.equal(shown, "c1 approved Approve");
+  assert.deepEqual(liveAfterUnmount, [0, 0]);
+});
