@@ -13,11 +13,25 @@ export interface ToolCallAnswerDetail extends ToolCallEventDetail {
   readonly content: string;
 }
 
+/** `agui-interrupt-approve` and `agui-interrupt-reject`: an open interrupt's buttons. */
+export interface InterruptEventDetail {
+  /** The interrupt's id. */
+  readonly interruptId: string;
+  /** Why the run stopped, as sent. */
+  readonly reason: string;
+  /** For an interrupt asking a call's approval (rule I3): the call's `toolCallId`. */
+  readonly callId?: string;
+  /** For an interrupt asking a call's approval: the call's tool name. */
+  readonly toolName?: string;
+}
+
 /**
  * `<agui-tool-call call-id="c1">`: one call of `tracker`, redrawn when that
- * call changes (at most once per animation frame). Its buttons dispatch
- * `agui-approve`, `agui-decline` and `agui-answer`; the application answers
- * the tracker.
+ * call (or the interrupt it awaits) changes, at most once per animation
+ * frame. Its buttons dispatch `agui-approve`, `agui-decline` and
+ * `agui-answer`, or, for a call awaiting an interrupt's approval,
+ * `agui-interrupt-approve` and `agui-interrupt-reject`; the application
+ * answers the tracker.
  *
  * @example
  * const el = document.createElement("agui-tool-call");
@@ -40,12 +54,15 @@ export declare class AguiToolCallElement extends HTMLElement {
 
 /**
  * `<agui-tool-calls>`: every call of `tracker`, in first-start order, each an
- * `<agui-tool-call>`; their events reach the page through it.
+ * `<agui-tool-call>`, then the open interrupts that ask no call's approval,
+ * each with Approve and Reject; their events reach the page through it.
  *
  * @example
  * const list = document.createElement("agui-tool-calls");
  * list.tracker = tracker;
  * list.addEventListener("agui-decline", (e) => tracker.decline(e.detail.callId));
+ * list.addEventListener("agui-interrupt-approve", (e) => tracker.resolveInterrupt(e.detail.interruptId, { approved: true }));
+ * list.addEventListener("agui-interrupt-reject", (e) => tracker.cancelInterrupt(e.detail.interruptId));
  * document.body.append(list);
  */
 export declare class AguiToolCallsElement extends HTMLElement {
@@ -64,5 +81,7 @@ declare global {
     "agui-approve": CustomEvent<ToolCallEventDetail>;
     "agui-decline": CustomEvent<ToolCallEventDetail>;
     "agui-answer": CustomEvent<ToolCallAnswerDetail>;
+    "agui-interrupt-approve": CustomEvent<InterruptEventDetail>;
+    "agui-interrupt-reject": CustomEvent<InterruptEventDetail>;
   }
 }

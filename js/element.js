@@ -21,8 +21,9 @@
 // 'unsafe-inline'; restyle through the `part`s and `--agui-*` properties.
 //
 // The buttons act on nothing: they dispatch `agui-approve`, `agui-decline`
-// and `agui-answer` (bubbling, composed, `detail.callId`), and the
-// application answers the tracker.
+// and `agui-answer` (bubbling, composed, `detail.callId`), and, for the
+// open interrupts, `agui-interrupt-approve` and `agui-interrupt-reject`
+// (`detail.interruptId`); the application answers the tracker.
 import { findCall, storeOf } from "./store.js";
 
 // Importable where there is no DOM (a server rendering the rest of a page):
@@ -35,16 +36,20 @@ const css = `
 :host([hidden]) { display: none; }
 .list { display: flex; flex-direction: column; gap: var(--agui-gap, 12px); }
 [part~="card"] { background: var(--agui-panel, #fff); border: 1px solid var(--agui-line, #e2e5ec); border-left: 4px solid var(--agui-accent, #3b5bdb); border-radius: var(--agui-radius, 10px); padding: 10px 14px 12px; box-shadow: 0 1px 3px rgb(20 30 60 / 6%); }
-[data-state="awaitingConsent"], [data-state="awaitingAnswer"] { border-left-color: var(--agui-warn, #c77700); }
-[data-state="answered"] { border-left-color: var(--agui-ok, #2b8a3e); }
+[data-state="awaitingConsent"], [data-state="awaitingAnswer"], [data-state="awaitingInterrupt"], [data-state="open"] { border-left-color: var(--agui-warn, #c77700); }
+[data-state="answered"], [data-state="approved"], [data-state="resolved"] { border-left-color: var(--agui-ok, #2b8a3e); }
+[data-state="cancelled"] { border-left-color: var(--agui-bad, #c92a2a); }
 [data-state="declined"], [data-state="abandoned"] { border-left-color: var(--agui-bad, #c92a2a); }
 [part~="header"] { display: flex; justify-content: space-between; align-items: center; gap: 8px; }
 [part~="tool"] { font-family: var(--agui-mono, ui-monospace, Menlo, Consolas, monospace); font-weight: 600; overflow-wrap: anywhere; }
 [part~="badge"] { font-size: 11px; font-weight: 700; text-transform: uppercase; letter-spacing: 0.04em; padding: 2px 8px; border-radius: 6px; background: #edf0f5; color: var(--agui-muted, #6b7285); white-space: nowrap; }
 [data-state="streaming"] [part~="badge"] { background: #e7edff; color: var(--agui-accent, #3b5bdb); }
-[data-state="awaitingConsent"] [part~="badge"], [data-state="awaitingAnswer"] [part~="badge"] { background: #fff4e0; color: var(--agui-warn, #c77700); }
-[data-state="answered"] [part~="badge"] { background: #e6f4ea; color: var(--agui-ok, #2b8a3e); }
-[data-state="declined"] [part~="badge"], [data-state="abandoned"] [part~="badge"] { background: #fdecec; color: var(--agui-bad, #c92a2a); }
+[data-state="awaitingConsent"] [part~="badge"], [data-state="awaitingAnswer"] [part~="badge"], [data-state="awaitingInterrupt"] [part~="badge"], [data-state="open"] [part~="badge"] { background: #fff4e0; color: var(--agui-warn, #c77700); }
+[data-state="answered"] [part~="badge"], [data-state="approved"] [part~="badge"], [data-state="resolved"] [part~="badge"] { background: #e6f4ea; color: var(--agui-ok, #2b8a3e); }
+[data-state="declined"] [part~="badge"], [data-state="abandoned"] [part~="badge"], [data-state="cancelled"] [part~="badge"] { background: #fdecec; color: var(--agui-bad, #c92a2a); }
+[part~="prompt"] { margin: 8px 0 0; font-weight: 600; overflow-wrap: anywhere; }
+.interrupts { display: flex; flex-direction: column; gap: var(--agui-gap, 12px); }
+.interrupts:not(:empty) { margin-top: var(--agui-gap, 12px); }
 [part~="args"] { margin: 8px 0; padding: 8px 10px; background: var(--agui-code-bg, #f7f8fb); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.45 var(--agui-mono, ui-monospace, Menlo, Consolas, monospace); }
 [data-state="streaming"] [part~="args"]::after { content: "\\258D"; color: var(--agui-accent, #3b5bdb); }
 [part~="facts"] { display: flex; gap: 18px; margin: 0; font-size: 12px; }
@@ -63,7 +68,7 @@ dd { margin: 0; font-weight: 600; }
 button { font: inherit; font-weight: 600; border: 0; border-radius: 8px; padding: 7px 16px; cursor: pointer; color: #fff; background: var(--agui-accent, #3b5bdb); }
 button:focus-visible, input:focus-visible { outline: 2px solid var(--agui-focus, #5c7cfa); outline-offset: 2px; }
 [part~="approve"] { background: var(--agui-ok, #2b8a3e); }
-[part~="decline"] { background: var(--agui-panel, #fff); color: var(--agui-bad, #c92a2a); box-shadow: inset 0 0 0 1px var(--agui-bad, #c92a2a); }
+[part~="decline"], [part~="reject"] { background: var(--agui-panel, #fff); color: var(--agui-bad, #c92a2a); box-shadow: inset 0 0 0 1px var(--agui-bad, #c92a2a); }
 `;
 
 let sheet = null;
@@ -103,15 +108,15 @@ function h(tag, attributes, ...children) {
 }
 
 /**
- * Where the call is in its life, which picks its renderer. A new state (a
- * call awaiting an interrupt, say) is one more case here and one more entry
- * in `renderers`.
+ * Where the call is in its life, which picks its renderer; `interrupt` is
+ * the open interrupt asking its approval (rule I3), if any.
  */
-function stateOf(call) {
+function stateOf(call, interrupt) {
   if (call.status === "open") return "streaming";
   if (call.status === "abandoned") return "abandoned";
   if (call.consent === "declined") return "declined";
   if (call.result) return "answered";
+  if (call.awaitingInterrupt !== undefined) return interrupt?.status === "open" ? "awaitingInterrupt" : "approved";
   if (call.pending) return call.consent === "approved" ? "awaitingAnswer" : "awaitingConsent";
   return "complete";
 }
@@ -124,20 +129,34 @@ const badges = {
   answered: "answered",
   awaitingConsent: "awaiting approval",
   awaitingAnswer: "awaiting answer",
+  awaitingInterrupt: "awaiting approval",
+  approved: "approved",
   complete: "complete",
 };
 
+/** The badge of an interrupt with no call of its own, by status. */
+const interruptBadges = { open: "awaiting answer", resolved: "resolved", cancelled: "cancelled" };
+
 /** Dispatches `agui-<action>` from `host`: bubbling, and out of shadow roots. */
 function dispatch(host, action, call, extra) {
-  const detail = { callId: call.id, toolName: call.name, ...extra };
+  send(host, action, { callId: call.id, toolName: call.name, ...extra });
+}
+
+function send(host, action, detail) {
   host.dispatchEvent(new CustomEvent(`agui-${action}`, { detail, bubbles: true, composed: true }));
+}
+
+/** What an interrupt's events carry: its id and reason, and its call's id and tool when it asks a call's approval. */
+function interruptDetail(state, call) {
+  const { id, reason } = state.interrupt;
+  return call ? { interruptId: id, reason, callId: call.id, toolName: call.name } : { interruptId: id, reason };
 }
 
 /**
  * Every part of a card, which <agui-tool-calls> exports from its items;
  * the card also has its state as a part (`::part(card awaitingConsent)`).
  */
-const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input, ${Object.keys(badges).join(", ")}`;
+const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input, prompt, reject, ${Object.keys(badges).join(", ")}`;
 
 /** "the deploy call c1": how labels name a call for a screen reader. */
 const named = (call) => `${call.name} call ${call.id}`;
@@ -169,8 +188,26 @@ function answerForm(call, host) {
 }
 
 /**
+ * The interrupt's prompt, then, while it is open, Approve and Reject:
+ * `agui-interrupt-approve` and `agui-interrupt-reject`. `label` names what
+ * is approved for a screen reader (the call, or the interrupt).
+ */
+function interruptActions(state, host, call, label) {
+  const button = (action, text) => {
+    const b = h("button", { type: "button", part: `button ${action}`, "aria-label": `${text} ${label}` }, text);
+    b.addEventListener("click", () => send(host, `interrupt-${action}`, interruptDetail(state, call)));
+    return b;
+  };
+  return [
+    state.interrupt.message !== undefined && h("p", { part: "prompt" }, state.interrupt.message),
+    state.status === "open" && h("div", { part: "actions" }, button("approve", "Approve"), button("reject", "Reject")),
+  ];
+}
+
+/**
  * What each state shows below the call's common parts: the renderer per
- * state. Each gets the call and the element that dispatches its events.
+ * state. Each gets the call, the element that dispatches its events, and
+ * the interrupt the call awaits (if any).
  */
 const renderers = {
   streaming: () => null,
@@ -180,6 +217,9 @@ const renderers = {
   complete: () => null,
   awaitingConsent: consentActions,
   awaitingAnswer: answerForm,
+  awaitingInterrupt: (call, host, interrupt) => interruptActions(interrupt, host, call, named(call)),
+  // Its prompt stays: what the user approved.
+  approved: (call, host, interrupt) => interrupt && interruptActions(interrupt, host, call, named(call)),
 };
 
 /** The arguments as text: the best-effort value while open, the parsed value once complete, else the raw text. */
@@ -199,8 +239,8 @@ function resultOf(result) {
 }
 
 /** The card of one call: its tool, arguments, verdicts and result, then what its state adds. */
-function card(call, host) {
-  const state = stateOf(call);
+function card(call, host, interrupt) {
+  const state = stateOf(call, interrupt);
   return h(
     "article",
     { part: `card ${state}`, "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
@@ -209,9 +249,25 @@ function card(call, host) {
     h("dl", { part: "facts" }, fact("validation", call.validation), fact("consent", call.consent)),
     call.argsError && h("div", { part: "error", role: "alert" }, `${call.argsError.kind} error: ${call.argsError.message}`),
     call.result && resultOf(call.result),
-    renderers[state](call, host),
+    renderers[state](call, host, interrupt),
   );
 }
+
+/** The card of an interrupt that asks no call's approval: its reason, status, prompt and, while open, Approve and Reject. */
+function interruptCard(state, host) {
+  const { id, reason } = state.interrupt;
+  const label = `interrupt ${id}`;
+  return h(
+    "article",
+    { part: `card interrupt ${state.status}`, "data-state": state.status, "aria-label": `Interrupt ${id}: ${reason}`, tabindex: "-1" },
+    h("header", { part: "header" }, h("span", { part: "tool" }, reason), h("span", { part: "badge" }, interruptBadges[state.status])),
+    interruptActions(state, host, undefined, label),
+  );
+}
+
+/** The interrupt `call` awaits, in `snapshot` (one look: interrupts are few). */
+const interruptOf = (snapshot, call) =>
+  call?.awaitingInterrupt === undefined ? undefined : snapshot.interrupts.find((i) => i.interrupt.id === call.awaitingInterrupt);
 
 /**
  * Takes over a property set on the element before its class was defined
@@ -275,6 +331,7 @@ export class AguiToolCallElement extends Subscribed {
   static observedAttributes = ["call-id"];
   #root;
   #call = undefined;
+  #interrupt = undefined;
   #last = { index: -1 };
 
   constructor() {
@@ -304,16 +361,18 @@ export class AguiToolCallElement extends Subscribed {
     this.resubscribe();
   }
 
-  /** Draws the call of `snapshot`, if it is not the object already drawn. */
+  /** Draws the call of `snapshot` (and the interrupt it awaits), if either is not the object already drawn. */
   draw(snapshot) {
     const id = this.callId;
     const call = snapshot && id !== null ? findCall(snapshot.calls, id, this.#last) : undefined;
-    if (call === this.#call) return;
+    const interrupt = snapshot && interruptOf(snapshot, call);
+    if (call === this.#call && interrupt === this.#interrupt) return;
     this.#call = call;
+    this.#interrupt = interrupt;
     // A keyboard user who just pressed a button of the card keeps their
     // place: the focus goes to the new card's first control, or the card.
     const hadFocus = this.#root.activeElement !== null;
-    const shown = call ? [card(call, this)] : [];
+    const shown = call ? [card(call, this, interrupt)] : [];
     this.#root.replaceChildren(...shown);
     if (hadFocus && call) (this.#root.querySelector("input, button") ?? shown[0]).focus();
   }
@@ -321,8 +380,10 @@ export class AguiToolCallElement extends Subscribed {
 
 /**
  * `<agui-tool-calls>`: every call of `el.tracker`, in first-start order,
- * each an `<agui-tool-call>` in its shadow root. Events from the calls
- * reach the page through it.
+ * each an `<agui-tool-call>` in its shadow root, then the thread's
+ * interrupts that ask no call's approval (an interrupt asking a call's
+ * approval shows on that call's card). Events from the cards reach the
+ * page through it.
  *
  * @example
  * const list = document.createElement("agui-tool-calls");
@@ -332,19 +393,43 @@ export class AguiToolCallElement extends Subscribed {
  */
 export class AguiToolCallsElement extends Subscribed {
   #list;
+  #interrupts;
   #calls = null;
+  #shownInterrupts = null;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: "open" });
     adoptStyles(root);
     this.#list = h("div", { part: "list", class: "list", role: "list" });
-    root.append(this.#list);
+    this.#interrupts = h("div", { part: "interrupts", class: "interrupts", role: "list" });
+    root.append(this.#list, this.#interrupts);
     upgradeProperty(this, "tracker");
   }
 
-  /** Adds an element for each new call, in order; calls only ever join the end. */
   draw(snapshot) {
+    this.#drawCalls(snapshot);
+    this.#drawInterrupts(snapshot);
+  }
+
+  /** The interrupts that ask no call's approval, redrawn when the interrupts change. */
+  #drawInterrupts(snapshot) {
+    const interrupts = snapshot?.interrupts ?? [];
+    if (interrupts === this.#shownInterrupts) return;
+    this.#shownInterrupts = interrupts;
+    const hadFocus = this.shadowRoot.activeElement !== null && this.#interrupts.contains(this.shadowRoot.activeElement);
+    const own = (i) => i.interrupt.toolCallId === undefined || !snapshot.calls.some((c) => c.id === i.interrupt.toolCallId);
+    const cards = interrupts.filter(own).map((state) => {
+      const item = interruptCard(state, this);
+      item.setAttribute("role", "listitem");
+      return item;
+    });
+    this.#interrupts.replaceChildren(...cards);
+    if (hadFocus) (this.#interrupts.querySelector("button") ?? cards[0])?.focus();
+  }
+
+  /** Adds an element for each new call, in order; calls only ever join the end. */
+  #drawCalls(snapshot) {
     const calls = snapshot?.calls ?? [];
     if (calls === this.#calls) return;
     this.#calls = calls;
@@ -365,10 +450,12 @@ export class AguiToolCallsElement extends Subscribed {
     return item;
   }
 
-  /** A new tracker: the old tracker's calls go. */
+  /** A new tracker: the old tracker's calls and interrupts go. */
   resubscribe() {
     this.#calls = null;
+    this.#shownInterrupts = null;
     this.#list?.replaceChildren();
+    this.#interrupts?.replaceChildren();
     super.resubscribe();
   }
 }

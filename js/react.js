@@ -7,6 +7,7 @@
 // thousand deltas in one frame costs one render, not a thousand.
 import { createElement, Fragment, memo, useMemo, useRef, useSyncExternalStore } from "react";
 import { findCall, storeOf } from "./store.js";
+import { bindActions, callsToRender } from "./actions.js";
 
 /**
  * The tracker's current snapshot. Snapshots are immutable and unchanged
@@ -43,33 +44,10 @@ export function useInterrupts(tracker, options) {
   return useSyncExternalStore(store.subscribe, select, select);
 }
 
-/**
- * `approve`, `decline`, `answer` and `fail`, bound to one call; for a call
- * awaiting an interrupt's approval (rule I3), `approveWithEdits(editedArgs?)`
- * (resolves it with `{ approved: true }`, the edits as `editedArgs`) and
- * `reject()` (cancels it), bound to that interrupt.
- */
-function useActions(tracker, id, interruptId) {
-  return useMemo(() => {
-    const awaited = () => interruptId ?? fail(`tool call ${JSON.stringify(id)} awaits no interrupt`);
-    return {
-      approve: () => void tracker.approve(id),
-      decline: (reason) => void tracker.decline(id, reason),
-      answer: (content) => void tracker.answer(id, content),
-      fail: (error, content) => void tracker.fail(id, error, content),
-      approveWithEdits: (editedArgs) => void tracker.resolveInterrupt(awaited(), { approved: true }, editedArgs === undefined ? undefined : { editedArgs }),
-      reject: () => void tracker.cancelInterrupt(awaited()),
-    };
-  }, [tracker, id, interruptId]);
-}
-
-const fail = (message) => {
-  throw new Error(message);
-};
-
 /** One call with its component: re-renders when the call, its interrupt (or the component) changes. */
 const CallView = memo(function CallView({ tracker, call, interrupt, component }) {
-  const actions = useActions(tracker, call.id, interrupt?.interrupt.id);
+  const interruptId = interrupt?.interrupt.id;
+  const actions = useMemo(() => bindActions(tracker, call.id, interruptId), [tracker, call.id, interruptId]);
   return createElement(component, { call, interrupt, ...actions });
 });
 
@@ -82,14 +60,8 @@ const CallView = memo(function CallView({ tracker, call, interrupt, component })
  */
 export function ToolCalls({ tracker, render, fallback, coalesce }) {
   const snapshot = useToolCalls(tracker, { coalesce });
-  const children = [];
-  const interrupts = snapshot.interrupts.length > 0 ? new Map(snapshot.interrupts.map((i) => [i.interrupt.id, i])) : null;
-  for (const call of snapshot.calls) {
-    const awaited = call.awaitingInterrupt;
-    const interrupt = awaited === undefined ? undefined : interrupts?.get(awaited);
-    const own = (call.advertised || interrupt) && render && Object.hasOwn(render, call.name) ? render[call.name] : undefined;
-    const component = own ?? fallback;
-    if (component) children.push(createElement(CallView, { key: call.id, tracker, call, interrupt, component }));
-  }
+  const children = callsToRender(snapshot, render, fallback).map(({ call, interrupt, renderer }) =>
+    createElement(CallView, { key: call.id, tracker, call, interrupt, component: renderer }),
+  );
   return createElement(Fragment, null, children);
 }

@@ -5,7 +5,8 @@
 //
 // Entries: js/index.js, the main entry (no top-level await: `init()`
 // loads the wasm module), js/init.js (its former name, `agui-tool-calls/init`),
-// js/react.js and js/ag-ui.js.
+// js/ag-ui.js, and the UI bindings (js/react.js, js/element.js, js/vue.js,
+// js/svelte.js, js/angular.js).
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import path from "node:path";
@@ -274,8 +275,12 @@ const pageModules = [
  * page's modules and measured apart.
  */
 const bindingModules = {
-  react: ["react.js", "store.js"],
+  react: ["react.js", "store.js", "actions.js"],
   element: ["element.js", "store.js"],
+  vue: ["vue.js", "store.js", "actions.js"],
+  // Its component ships as source, for the application's Svelte compiler.
+  svelte: ["svelte.js", "store.js", "actions.js", "svelte-tool-calls.svelte"],
+  angular: ["angular.js", "store.js", "actions.js"],
 };
 /** What `init({ warmUp: "worker" })` adds to a page's downloads. */
 const warmUpModules = ["warm.js", "warm-worker.js"];

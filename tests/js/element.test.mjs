@@ -43,6 +43,22 @@ const turn2 = [
   runFinished("r2"),
 ];
 
+const turn3 = [
+  runStarted("r3"),
+  start("c4", "transfer", { parentMessageId: "a4" }),
+  args("c4", '{"amount":5}'),
+  end("c4"),
+  runFinished("r3", {
+    outcome: {
+      type: "interrupt",
+      interrupts: [
+        { id: "i1", reason: "tool_approval", toolCallId: "c4", message: "Send 5?" },
+        { id: "i2", reason: "region", message: "Deploy to <b>eu</b>?" },
+      ],
+    },
+  }),
+];
+
 let browser;
 let server;
 let page;
@@ -52,6 +68,7 @@ before(async () => {
   const streams = mkdtempSync(path.join(tmpdir(), "agui-streams-"));
   writeFileSync(path.join(streams, "turn1.sse"), sse(turn1));
   writeFileSync(path.join(streams, "turn2.sse"), sse(turn2));
+  writeFileSync(path.join(streams, "turn3.sse"), sse(turn3));
   server = await serveStatic({ "/pkg/": pkgDir, "/streams/": streams, "/": fixturesDir }, { "content-security-policy": csp });
   page = await browser.newPage({ viewport: { width: 640, height: 900 } });
   page.on("pageerror", (e) => errors.push(e.message));
@@ -108,6 +125,35 @@ test("a two-turn conversation: the user approves and answers one call and declin
   assert.equal(shown[2], 'search_logs answered { "q": "deploy" } validation unvalidated consent unrequested answered (stream) 2 errors');
 });
 
+test("i3_element_open_interrupts_show_approve_and_reject_which_dispatch_events_the_page_answers", async () => {
+  await page.evaluate(() => harness.turn3());
+  const shown = await page.evaluate(() => harness.text());
+  // The call's approval on its card; the other interrupt on a card of its own, after the calls.
+  assert.deepEqual(shown.slice(3), [
+    'transfer awaiting approval { "amount": 5 } validation unvalidated consent unrequested Send 5? Approve Reject',
+    "region awaiting answer Deploy to <b>eu</b>? Approve Reject",
+  ]);
+  assert.equal(await page.locator("agui-tool-calls").getByRole("button", { name: "Reject interrupt i2", exact: true }).count(), 1);
+  await button("Approve transfer call c4").focus();
+  await page.keyboard.press("Enter");
+  await page.evaluate(() => harness.frames());
+  await page.locator("agui-tool-calls").getByRole("button", { name: "Reject interrupt i2", exact: true }).focus();
+  await page.keyboard.press("Space");
+  await page.evaluate(() => harness.frames());
+  assert.deepEqual((await page.evaluate(() => harness.events)).slice(3), [
+    ["interrupt-approve", "i1", "tool_approval", "c4", "transfer", "agui-tool-calls"],
+    ["interrupt-reject", "i2", "region", null, null, "agui-tool-calls"],
+  ]);
+  assert.deepEqual((await page.evaluate(() => harness.text())).slice(3), [
+    'transfer approved { "amount": 5 } validation unvalidated consent approved Send 5?',
+    "region cancelled Deploy to <b>eu</b>?",
+  ]);
+  assert.deepEqual(await page.evaluate(() => harness.resume()), [
+    { interruptId: "i1", status: "resolved", payload: { approved: true } },
+    { interruptId: "i2", status: "cancelled" },
+  ]);
+});
+
 test("s6_element_arguments_are_text_an_img_onerror_argument_renders_as_its_characters", async () => {
   const text = await page.evaluate(() => harness.text());
   assert.ok(text.some((line) => line.includes('"<img src=x onerror=window.pwned=1>"')));
@@ -141,7 +187,7 @@ test("removing <agui-tool-calls> drops the tracker subscription; adding it back 
     before: 1,
     afterRemoval: 0,
     readded: 1,
-    cards: 3,
+    cards: 5,
     afterSecondRemoval: 0,
   });
 });
@@ -155,7 +201,7 @@ test("the screenshot of the elements in the demo's style", async () => {
   const shown = await page.evaluate(() => harness.showcase());
   assert.deepEqual(
     shown.map((line) => line.split(" ").slice(0, 3).join(" ")),
-    ["search_runbooks answered {", "confirm_deploy awaiting approval", "confirm_deploy streaming {"],
+    ["search_runbooks answered {", "confirm_deploy awaiting approval", "rollback_release awaiting approval", "confirm_deploy streaming {"],
   );
   const file = process.env.UPDATE_GENERATED ? path.join(root, "docs", "element.png") : path.join(root, "test-output", "element.png");
   mkdirSync(path.dirname(file), { recursive: true });
@@ -174,7 +220,10 @@ test("loads from a Vite production build: importing the entry defines the elemen
   }
 });
 
-test("the element entry is not in the main entry's module graph", () => {
+/** The UI bindings' modules: each entry, and what they share. */
+const bindings = ["element.js", "react.js", "vue.js", "svelte.js", "angular.js", "store.js", "actions.js"];
+
+test("no binding is in the main entry's module graph", () => {
   const reached = new Set();
   const visit = (name) => {
     if (reached.has(name)) return;
@@ -184,7 +233,7 @@ test("the element entry is not in the main entry's module graph", () => {
   };
   visit("index.js");
   assert.ok(reached.has("snapshot.js") && reached.size > 3, `the graph was read: ${[...reached]}`);
-  for (const name of ["element.js", "store.js", "react.js"]) assert.ok(!reached.has(name), `${name} is loaded by the main entry`);
+  for (const name of bindings) assert.ok(!reached.has(name), `${name} is loaded by the main entry`);
 });
 
 test("importable where there is no DOM (server rendering): the classes exist, nothing is defined", async () => {
@@ -195,7 +244,7 @@ test("importable where there is no DOM (server rendering): the classes exist, no
 });
 
 test("the bindings ship minified, each with a source map naming its file of js/", () => {
-  for (const name of ["element.js", "store.js", "react.js"]) {
+  for (const name of bindings) {
     const source = readFileSync(path.join(pkgDir, name), "utf8");
     assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
     assert.ok(source.length < readFileSync(path.join(root, "js", name), "utf8").length, `${name} is minified`);

@@ -1,7 +1,7 @@
 // Every TypeScript and TSX block of both READMEs (README.md and the
 // package's, pkg-template/README.md), each compiled as written, as a file
 // of its own in an app whose node_modules holds the built package (pkg/),
-// React's types and @ag-ui/client: once with the compiler options of
+// React's types, Angular's and @ag-ui/client: once with the compiler options of
 // Vite's React + TypeScript template (create-vite, Vite 6: ES2020 and DOM
 // libs, --strict, unused locals and parameters refused; with Vite 7's
 // verbatimModuleSyntax and erasableSyntaxOnly too), once with those of
@@ -77,7 +77,7 @@ function compile(name, options) {
   mkdirSync(path.join(app, "src"), { recursive: true });
   mkdirSync(path.join(app, "node_modules", "@types"), { recursive: true });
   symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
-  for (const dep of ["react", "@ag-ui", "@types/react"]) symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
+  for (const dep of ["react", "@ag-ui", "@types/react", "@angular", "rxjs"]) symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
   const files = blocks.map((b) => {
     const file = `src/${b.file.replace(/\W/g, "_")}_line${b.line}.${b.lang}`;
     writeFileSync(path.join(app, file), b.source);

@@ -14,3 +14,8 @@ test("the declarations type-check a usage of the whole API", () => {
   const result = spawnSync(tsc, ["-p", typesDir], { encoding: "utf8" });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
+
+test("the bindings' JS (`// @ts-check`) type-checks against the declarations and the frameworks' types", () => {
+  const result = spawnSync(tsc, ["-p", path.join(typesDir, "bindings-js.tsconfig.json")], { encoding: "utf8" });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});

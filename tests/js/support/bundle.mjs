@@ -15,7 +15,7 @@ export function quickStart() {
 
 /**
  * A temporary copy of a fixture app whose node_modules has the package,
- * React and @ag-ui/client (whose own dependencies resolve from its real
+ * React, Vue, Svelte, Angular and @ag-ui/client (whose own dependencies resolve from its real
  * path, the repository's node_modules). `copy`: the package copied, as `npm install` leaves it (a dev
  * server treats a symlink out of the app as source, not a dependency).
  */
@@ -24,11 +24,13 @@ export function fixtureApp(fixture, { copy = false } = {}) {
   cpSync(path.join(fixturesDir, fixture), app, { recursive: true });
   // The warm-up worker's spy, shared by the bundle fixtures (`import "../spy.js"`).
   cpSync(path.join(fixturesDir, "bundle-spy.js"), path.join(app, "spy.js"));
+  // The application's side of the framework binding apps (\`import "./harness.js"\`).
+  cpSync(path.join(fixturesDir, "binding-harness.js"), path.join(app, "harness.js"));
   if (existsSync(path.join(app, "src"))) writeFileSync(path.join(app, "src", "quick-start.js"), quickStart());
   mkdirSync(path.join(app, "node_modules"));
   if (copy) cpSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), { recursive: true });
   else symlinkSync(pkgDir, path.join(app, "node_modules", "agui-tool-calls"), "dir");
-  for (const dep of ["react", "react-dom", "scheduler", "@ag-ui"]) {
+  for (const dep of ["react", "react-dom", "scheduler", "@ag-ui", "vue", "svelte", "@angular", "rxjs"]) {
     symlinkSync(path.join(root, "node_modules", dep), path.join(app, "node_modules", dep), "dir");
   }
   return app;
@@ -37,14 +39,15 @@ export function fixtureApp(fixture, { copy = false } = {}) {
 /**
  * `vite build` through the JS API of the given vite module (`vite`,
  * `vite5`, `vite6`); returns the output directory. `warnings`, when given,
- * receives every warning the build printed.
+ * receives every warning the build printed; `plugins`, a framework's
+ * plugins (the default configuration otherwise).
  */
-export async function viteBuild(fixture, vite = "vite", warnings = []) {
+export async function viteBuild(fixture, vite = "vite", warnings = [], { plugins } = {}) {
   const { build, createLogger } = await import(vite);
   const app = fixtureApp(fixture);
   const outDir = path.join(app, "dist");
   const customLogger = { ...createLogger("error"), warn: (message) => warnings.push(message), warnOnce: (message) => warnings.push(message) };
-  await build({ root: app, logLevel: "error", customLogger, configFile: false, build: { outDir } });
+  await build({ root: app, logLevel: "error", customLogger, configFile: false, build: { outDir }, plugins });
   return outDir;
 }
 

@@ -1,7 +1,13 @@
 // Checked by `tsc --noEmit` (tests/js/types.test.mjs): the element entry's
 // classes, its events' details, and the tag and event map augmentations.
 import { ToolCallTracker, type ToolCallState } from "agui-tool-calls";
-import { AguiToolCallElement, AguiToolCallsElement, type ToolCallAnswerDetail, type ToolCallEventDetail } from "agui-tool-calls/element";
+import {
+  AguiToolCallElement,
+  AguiToolCallsElement,
+  type InterruptEventDetail,
+  type ToolCallAnswerDetail,
+  type ToolCallEventDetail,
+} from "agui-tool-calls/element";
 
 const tools = [{ name: "confirm_deploy", parameters: { type: "object", properties: { service: { type: "string" } } } }] as const;
 const typed = new ToolCallTracker({ tools, requireApproval: ["confirm_deploy"] });
@@ -23,6 +29,10 @@ const found: AguiToolCallElement | null = document.querySelector("agui-tool-call
 list.addEventListener("agui-approve", (e) => typed.approve(e.detail.callId));
 document.addEventListener("agui-decline", (e) => typed.decline(e.detail.callId, `no ${e.detail.toolName}`));
 window.addEventListener("agui-answer", (e) => typed.answer(e.detail.callId, e.detail.content));
+list.addEventListener("agui-interrupt-approve", (e) => typed.resolveInterrupt(e.detail.interruptId, { approved: true }));
+document.addEventListener("agui-interrupt-reject", (e) => typed.cancelInterrupt(e.detail.interruptId));
+const onCall: InterruptEventDetail = { interruptId: "i1", reason: "tool_approval", callId: "c1", toolName: "confirm_deploy" };
+const callId: string | undefined = onCall.callId;
 const detail: ToolCallEventDetail = { callId: "c1", toolName: "confirm_deploy" };
 const answer: ToolCallAnswerDetail = { ...detail, content: "yes" };
 
@@ -34,5 +44,7 @@ one.call = undefined;
 document.addEventListener("agui-approve", (e) => e.detail.content);
 // @ts-expect-error the details are read-only
 answer.content = "no";
+// @ts-expect-error an interrupt's event may carry no call: callId is optional
+document.addEventListener("agui-interrupt-approve", (e) => typed.approve(e.detail.callId));
 
-export { id, call, found, answer };
+export { id, call, found, answer, callId };

@@ -1,0 +1,107 @@
+import type { ComponentInternals, Snippet } from "svelte";
+import type { Readable } from "svelte/store";
+import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+
+export interface StoreOptions {
+  /**
+   * `true` (the default): subscribers hear at most once per animation
+   * frame, the latest snapshot. `false`: every snapshot (tests).
+   */
+  coalesce?: boolean;
+}
+
+/**
+ * The tracker's current snapshot, as a readable store (`$snapshot` in a
+ * component, `fromStore(store).current` with runes). One tracker
+ * subscription per tracker while some subscriber listens.
+ *
+ * @example
+ * const snapshot = toolCallsStore(tracker); // {$snapshot.calls.length}
+ */
+export declare function toolCallsStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readable<Snapshot<Tools>>;
+
+/**
+ * The call with this id (`undefined` until it starts); tells its subscribers only when that call changes.
+ *
+ * @example
+ * const call = toolCallStore(tracker, "c1"); // {$call?.status}
+ */
+export declare function toolCallStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  id: string,
+  options?: StoreOptions,
+): Readable<ToolCallState<Tools> | undefined>;
+
+/**
+ * The calls the application must answer (`snapshot.pendingCalls`); tells its subscribers only when they change.
+ *
+ * @example
+ * const pending = pendingCallsStore(tracker); // {$pending.length} to answer
+ */
+export declare function pendingCallsStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readable<Snapshot<Tools>["pendingCalls"]>;
+
+/**
+ * The thread's open interrupts (`snapshot.interrupts`); tells its subscribers only when they change.
+ *
+ * @example
+ * const interrupts = interruptsStore(tracker); // {#each $interrupts as i}...{/each}
+ */
+export declare function interruptsStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readable<Snapshot<Tools>["interrupts"]>;
+
+/** What a snippet gets: the call, the interrupt it awaits, and the tracker's answers bound to them. */
+export interface ToolCallProps<Call> {
+  call: Call;
+  /** The open interrupt asking this call's approval (rule I3), if any. */
+  interrupt?: InterruptState;
+  approve(): void;
+  decline(reason?: string): void;
+  answer(content: string | ContentPart[]): void;
+  fail(error: string, content?: string): void;
+  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given. Throws when the call awaits no interrupt. */
+  approveWithEdits(editedArgs?: Record<string, unknown>): void;
+  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
+  reject(): void;
+}
+
+/** What the snippet of the tool `Name` gets. */
+export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
+
+export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends StoreOptions {
+  tracker: ToolCallTracker<Tools>;
+  /** A snippet per advertised tool, by name; it wins over a snippet passed under the tool's name. */
+  render?: { readonly [Name in ToolName<Tools>]?: Snippet<[ToolCallRenderProps<Tools, Name>]> };
+  /** The snippet of every other call; absent: those calls render nothing. */
+  fallback?: Snippet<[ToolCallProps<ToolCallState<Tools>>]>;
+}
+
+/**
+ * Snippets passed under a tool's name (`{#snippet confirm_deploy({ call, approve })}`
+ * inside `<ToolCalls>`); with untyped tools, any name.
+ */
+export type ToolCallSnippets<Tools extends readonly ToolOption[]> = string extends ToolName<Tools>
+  ? { readonly [name: string]: unknown }
+  : { readonly [Name in Exclude<ToolName<Tools>, keyof ToolCallsProps<Tools> | "children">]?: Snippet<[ToolCallRenderProps<Tools, Name>]> };
+
+/**
+ * Every call of the tracker, each through its tool's snippet (or `fallback`).
+ *
+ * @example
+ * <ToolCalls {tracker}>
+ *   {#snippet confirm_deploy({ call, approve, decline })}...{/snippet}
+ *   {#snippet fallback({ call })}<pre>{call.argsText}</pre>{/snippet}
+ * </ToolCalls>
+ */
+export declare function ToolCalls<const Tools extends readonly ToolOption[]>(
+  this: void,
+  internals: ComponentInternals,
+  props: ToolCallsProps<Tools> & ToolCallSnippets<Tools>,
+): Record<string, never>;

@@ -1,0 +1,108 @@
+import type { Component, MaybeRefOrGetter, ShallowRef, VNodeChild } from "vue";
+import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+
+export interface StoreOptions {
+  /**
+   * `true` (the default): the refs change at most once per animation frame,
+   * to the latest snapshot. `false`: on every snapshot (tests).
+   */
+  coalesce?: boolean;
+}
+
+/**
+ * The tracker's current snapshot, as a shallow ref. Call it in `setup()`
+ * (or an `effectScope()`): the subscription ends with that scope; it
+ * throws elsewhere.
+ *
+ * @example
+ * const snapshot = useToolCalls(tracker);
+ * const count = computed(() => snapshot.value.calls.length);
+ */
+export declare function useToolCalls<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<Snapshot<Tools>>>;
+
+/**
+ * The call with this id (a string, a ref or a getter such as `() => props.id`),
+ * `undefined` until it starts; triggers only when that call changes.
+ *
+ * @example
+ * const call = useToolCall(tracker, () => props.id);
+ */
+export declare function useToolCall<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  id: MaybeRefOrGetter<string>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<ToolCallState<Tools> | undefined>>;
+
+/**
+ * The calls the application must answer (`snapshot.pendingCalls`); triggers only when they change.
+ *
+ * @example
+ * const pending = usePendingCalls(tracker);
+ */
+export declare function usePendingCalls<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<Snapshot<Tools>["pendingCalls"]>>;
+
+/**
+ * The thread's open interrupts (`snapshot.interrupts`); triggers only when they change.
+ *
+ * @example
+ * const interrupts = useInterrupts(tracker);
+ */
+export declare function useInterrupts<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<Snapshot<Tools>["interrupts"]>>;
+
+/** What a render component's props, or a slot's props, hold: the call, the interrupt it awaits, and the tracker's answers bound to them. */
+export interface ToolCallProps<Call> {
+  call: Call;
+  /** The open interrupt asking this call's approval (rule I3), if any. */
+  interrupt?: InterruptState;
+  approve(): void;
+  decline(reason?: string): void;
+  answer(content: string | ContentPart[]): void;
+  fail(error: string, content?: string): void;
+  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given. Throws when the call awaits no interrupt. */
+  approveWithEdits(editedArgs?: Record<string, unknown>): void;
+  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
+  reject(): void;
+}
+
+/** The props of what renders calls to the tool `Name` (a component in `render`, or the slot `#Name`). */
+export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
+
+export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends StoreOptions {
+  /** The tracker whose calls are shown; given another, the component follows it. */
+  tracker: ToolCallTracker<Tools>;
+  /** A component per advertised tool, by name; it wins over a slot of the same name. */
+  render?: { readonly [Name in ToolName<Tools>]?: Component<ToolCallRenderProps<Tools, Name>> };
+  /** The component of every other call; absent: the `#fallback` slot, or nothing. */
+  fallback?: Component<ToolCallProps<ToolCallState<Tools>>>;
+}
+
+/** `<ToolCalls>`'s slots: one per tool name, and `#fallback`. */
+export type ToolCallsSlots<Tools extends readonly ToolOption[]> = {
+  [Name in ToolName<Tools>]?: (props: ToolCallRenderProps<Tools, Name>) => VNodeChild;
+} & {
+  fallback?: (props: ToolCallProps<ToolCallState<Tools>>) => VNodeChild;
+};
+
+/**
+ * Every call of the tracker, each through its tool's component or slot (or `fallback`).
+ *
+ * @example
+ * <ToolCalls :tracker="tracker" :render="{ confirm_deploy: DeployCard }">
+ *   <template #fallback="{ call }"><pre>{{ call.argsText }}</pre></template>
+ * </ToolCalls>
+ */
+export declare const ToolCalls: {
+  new <const Tools extends readonly ToolOption[]>(props: ToolCallsProps<Tools>): {
+    $props: ToolCallsProps<Tools>;
+    $slots: ToolCallsSlots<Tools>;
+  };
+};
