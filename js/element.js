@@ -1,3 +1,4 @@
+// @ts-check
 // The framework-free binding: <agui-tool-call> (one call) and
 // <agui-tool-calls> (every call, in first-start order), custom elements for
 // plain HTML pages and any framework.
@@ -28,7 +29,7 @@ import { findCall, storeOf } from "./store.js";
 
 // Importable where there is no DOM (a server rendering the rest of a page):
 // the classes exist, nothing is defined.
-const Base = globalThis.HTMLElement ?? class {};
+const Base = /** @type {typeof HTMLElement} */ (globalThis.HTMLElement ?? class {});
 
 /** The look of a call card: the demo's, every colour a `--agui-*` property. */
 const css = `
@@ -306,6 +307,13 @@ class Subscribed extends Base {
     this.#unsubscribe = null;
   }
 
+  /**
+   * Shows `snapshot` (`undefined`: no tracker, or not in a document); each
+   * element draws its own way.
+   * @param {import("./index.js").Snapshot | undefined} snapshot
+   */
+  draw(snapshot) {}
+
   /** Subscribes anew (or lets go) for the current tracker, then draws. */
   resubscribe() {
     this.disconnectedCallback();
@@ -441,7 +449,7 @@ export class AguiToolCallsElement extends Subscribed {
   }
 
   #item(id) {
-    const item = document.createElement("agui-tool-call");
+    const item = /** @type {AguiToolCallElement} */ (document.createElement("agui-tool-call"));
     item.setAttribute("role", "listitem");
     // `calls::part(card)` reaches the cards, one shadow root deeper.
     item.setAttribute("exportparts", parts);

@@ -1,3 +1,4 @@
+// @ts-check
 // The partial value of an open call's arguments, built incrementally.
 //
 // The core says how much of the text is usable (`cut`, in UTF-16 units) and

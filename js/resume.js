@@ -1,3 +1,4 @@
+// @ts-check
 // The `resume` list nextRun sends (rule I5): one entry per open interrupt
 // the application resolved or cancelled, in the interrupts' order, in the
 // shape of @ag-ui/core 1.0's `ResumeEntry`. The core refuses the input

@@ -1,3 +1,4 @@
+// @ts-check
 // The framework-free store over a tracker's snapshots, shared by every
 // binding (agui-tool-calls/react, agui-tool-calls/element): one tracker
 // subscription per tracker and publishing mode, made while some consumer

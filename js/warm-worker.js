@@ -1,3 +1,4 @@
+// @ts-check
 // The worker of warm.js: instantiates the module the page compiled (the
 // same compiled code, shared) and runs the small stream the page sends
 // (js/index.js) through the wasm tracker once, so that V8 compiles the

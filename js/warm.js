@@ -1,3 +1,4 @@
+// @ts-check
 // The warm-up on a worker (`init({ warmUp: "worker" })`): compiles the wasm
 // functions a stream runs before a page's first stream, on another thread.
 // V8 compiles a wasm function on its first call, on the thread that calls

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the wasm module embedded in the package (gzipped, base64): no file
 // to serve, fetch or configure, in any host or bundler. The build makes
 // this file, or wasm-file.js, the package's wasm-load.js
@@ -76,14 +77,15 @@ async function gunzip() {
   const zlib = nodeZlib();
   const bytes = gzipped();
   if (zlib) return zlib.gunzipSync(bytes);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  const stream = new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Response(stream).arrayBuffer();
 }
 
 function decodeBase64(base64) {
   // Native where the engine has it (Chromium 140+, Firefox 133+, Safari
   // 18.2+, Node 25+): the loop below runs over every byte, cold, at load.
-  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(base64);
+  const typed = /** @type {typeof Uint8Array & { fromBase64?: (text: string) => Uint8Array }} */ (Uint8Array);
+  if (typeof typed.fromBase64 === "function") return typed.fromBase64(base64);
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

@@ -1,3 +1,4 @@
+// @ts-check
 // Loads the wasm module from the file next to this one, which bundlers
 // (Vite, webpack 5, Rollup, esbuild with `new URL` support) emit as a
 // separate, cacheable asset: fetched and compiled as it streams in
