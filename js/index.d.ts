@@ -300,6 +300,12 @@ interface CallCommon {
   /** The concatenated deltas, exactly (rule T4). */
   readonly argsText: string;
   readonly consent: "unrequested" | "approved" | "declined";
+  /**
+   * Set when a standing approval approved the call (rule S3): the id of the
+   * call on which the user gave it (`approve(id, { remember: "tool" })`).
+   * Absent when the user decided on this call itself.
+   */
+  readonly consentFrom?: string;
   /** Closed, unanswered, its run finished: the application must answer it (rule F2). */
   readonly pending: boolean;
   /**
@@ -500,6 +506,22 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   readonly unmatchedResults: readonly UnmatchedResult[];
   /** The open interrupts of the thread's last interrupted run, in order, until the next run starts (rule I1). */
   readonly interrupts: readonly InterruptState[];
+  /** The user's standing approvals, one per tool, in the order given (rule S3). */
+  readonly standingApprovals: readonly StandingApproval[];
+}
+
+/**
+ * The user's approval of every later call to `tool` in this thread, given
+ * when approving the call `toolCallId`.
+ *
+ * ```ts
+ * tracker.approve("c1", { remember: "tool" });
+ * tracker.snapshot().standingApprovals; // [{ tool: "confirm_deploy", toolCallId: "c1" }]
+ * ```
+ */
+export interface StandingApproval {
+  readonly tool: string;
+  readonly toolCallId: string;
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
@@ -640,7 +662,30 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   restore(input: { messages: RunAgentInput["messages"]; tools?: RunAgentInput<Tools>["tools"] }): Snapshot<Tools>;
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
   abortRun(reason?: string): Snapshot<Tools>;
-  approve(toolCallId: string): Snapshot<Tools>;
+  /**
+   * Records the user's approval of a completed call (rule S3); it does not
+   * answer it. With `{ remember: "tool" }`, a standing approval of its tool
+   * too: every call to that tool awaiting a decision, and every later one
+   * in this thread, is approved once its arguments pass the tool's schema
+   * (`consentFrom` names this call), until `revokeApproval(tool)`. A
+   * standing approval never approves a call whose arguments fail or lack a
+   * schema, nor a call an interrupt asks about (resolve the interrupt).
+   *
+   * ```ts
+   * tracker.approve("c1", { remember: "tool" });
+   * ```
+   */
+  approve(toolCallId: string, options?: { remember?: "tool" }): Snapshot<Tools>;
+  /**
+   * Withdraws the standing approval of `tool`: later calls await the user
+   * again, and so do those it approved that are not answered yet. Without
+   * one, nothing changes.
+   *
+   * ```ts
+   * tracker.revokeApproval("confirm_deploy");
+   * ```
+   */
+  revokeApproval(tool: string): Snapshot<Tools>;
   decline(toolCallId: string, reason?: string | null): Snapshot<Tools>;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;
   fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot<Tools>;

@@ -296,10 +296,24 @@ export class ToolCallTracker {
     return this.#operation("abortRun", (core) => core.abortRun(why));
   }
 
-  /** Records the user's approval of a completed call. */
-  approve(toolCallId) {
+  /**
+   * Records the user's approval of a completed call; `{ remember: "tool" }`
+   * also approves every later call to its tool in this thread whose
+   * arguments pass the tool's schema, until `revokeApproval(tool)`.
+   */
+  approve(toolCallId, options) {
     const id = this.#callId("approve", toolCallId);
-    return this.#operation("approve", (core) => core.approve(id));
+    if (options != null && kind(options) !== "object") fail("approve(toolCallId, options): options", "an object", options);
+    const remember = options?.remember;
+    if (remember !== undefined && remember !== "tool") fail("approve(toolCallId, options): options.remember", '"tool"', remember);
+    return this.#operation("approve", (core) => core.approve(id, !!remember));
+  }
+
+  /** Withdraws the standing approval of `tool`: its later calls, and those it approved not yet answered, await the user again. */
+  revokeApproval(tool) {
+    this.#live("revokeApproval");
+    const name = requireString(tool, "revokeApproval(tool): tool");
+    return this.#operation("revokeApproval", (core) => core.revokeApproval(name));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */

@@ -43,8 +43,16 @@ export function useInterrupts(tracker, options) {
   return useSyncExternalStore(store.subscribe, select, select);
 }
 
+/** The user's standing approvals (`snapshot.standingApprovals`): re-renders only when they change. */
+export function useStandingApprovals(tracker, options) {
+  const store = storeOf(tracker, options);
+  const select = () => store.getSnapshot().standingApprovals;
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
 /**
- * `approve`, `decline`, `answer` and `fail`, bound to one call; for a call
+ * `approve(options?)` (`{ remember: "tool" }` for a standing approval),
+ * `decline`, `answer` and `fail`, bound to one call; for a call
  * awaiting an interrupt's approval (rule I3), `approveWithEdits(editedArgs?)`
  * (resolves it with `{ approved: true }`, the edits as `editedArgs`) and
  * `reject()` (cancels it), bound to that interrupt.
@@ -53,7 +61,7 @@ function useActions(tracker, id, interruptId) {
   return useMemo(() => {
     const awaited = () => interruptId ?? fail(`tool call ${JSON.stringify(id)} awaits no interrupt`);
     return {
-      approve: () => void tracker.approve(id),
+      approve: (options) => void tracker.approve(id, options),
       decline: (reason) => void tracker.decline(id, reason),
       answer: (content) => void tracker.answer(id, content),
       fail: (error, content) => void tracker.fail(id, error, content),

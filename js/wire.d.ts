@@ -37,6 +37,11 @@ export type ChangeRecord = {
    * (rule I1).
    */
   interrupts?: Array<InterruptRecord>;
+  /**
+   * Present when the run changed: the user's standing approvals, whole
+   * (rule S3).
+   */
+  standingApprovals?: Array<StandingApproval>;
 };
 
 /**
@@ -118,6 +123,11 @@ export type CallRecord = {
   advertised: boolean;
   validation: ValidationState;
   consent: Consent;
+  /**
+   * When a standing approval approved the call: the call on which the
+   * user gave it (rule S3).
+   */
+  consentFrom?: string;
   pending: boolean;
   /**
    * Left unanswered by a cancelled run (rule L8); omitted when not.
@@ -451,4 +461,19 @@ export type Interrupt = {
   metadata?: { [key in string]?: unknown };
   subagentRunId?: string;
   [key: string]: unknown;
+};
+
+/**
+ * The user's approval of every later call to one tool in this thread
+ * (rule S3), given when approving one call.
+ */
+export type StandingApproval = {
+  /**
+   * The tool whose calls it approves.
+   */
+  tool: string;
+  /**
+   * The call the user approved when giving it.
+   */
+  toolCallId: string;
 };

@@ -110,6 +110,7 @@ fn generate() -> String {
         declaration::<Limits>(&cfg),
         declaration::<Tool>(&cfg),
         declaration::<crate::Interrupt>(&cfg),
+        declaration::<crate::StandingApproval>(&cfg),
     ]);
     let mut out = String::from(
         "// Generated from the Rust types of src/wire/ and the core types they hold;\n\

@@ -40,6 +40,7 @@ mod abort;
 mod decisions;
 mod interrupts;
 mod next_run;
+mod standing;
 
 pub use decisions::DECLINED_CONTENT;
 pub use interrupts::UncoveredInterrupt;
