@@ -511,6 +511,35 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
 }
 
 /**
+ * What `tracker.save()` returns: plain JSON to keep across a page reload,
+ * holding what the thread's history cannot bring back. `version` is the
+ * format's; a tracker refuses a value of another version (kind
+ * `invalidSaved`).
+ *
+ * ```ts
+ * localStorage.setItem("thread", JSON.stringify(tracker.save()));
+ * ```
+ */
+export interface SavedThread {
+  readonly version: 1;
+  /** The open interrupts and the application's decisions. */
+  readonly interrupts: readonly InterruptState[];
+  /** The calls the user decided on, or answered without a run carrying the answer yet. */
+  readonly calls: readonly SavedCall[];
+  readonly standingApprovals: readonly StandingApproval[];
+  readonly violations: readonly Violation[];
+}
+
+/** One call of a `SavedThread`. */
+export interface SavedCall {
+  readonly id: string;
+  readonly consent?: "unrequested" | "approved" | "declined";
+  readonly consentFrom?: string;
+  /** The application's answer no run input carried yet. */
+  readonly answer?: { readonly messageId: string; readonly content: string | ContentPart[]; readonly error?: string };
+}
+
+/**
  * The user's approval of every later call to `tool` in this thread, given
  * when approving the call `toolCallId`.
  *
@@ -660,6 +689,43 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * changed) while a run is active.
    */
   restore(input: { messages: RunAgentInput["messages"]; tools?: RunAgentInput<Tools>["tools"] }): Snapshot<Tools>;
+  /**
+   * The thread as plain JSON (`SavedThread`), to keep across a page
+   * reload: open interrupts and their decisions, consent and standing
+   * approvals, answers no run carried yet, violations.
+   *
+   * ```ts
+   * sessionStorage.setItem("saved", JSON.stringify(tracker.save()));
+   * ```
+   */
+  save(): SavedThread;
+  /**
+   * Loads what `save()` returned (or its JSON text) into this tracker,
+   * which holds the thread's history (`restore`) and no interrupts or
+   * standing approvals of its own. A `ToolCallRefusedError` (kind
+   * `invalidSaved` naming the field, as in `field "saved.calls[0].id" names
+   * no call in the thread's history`; `limit`; `runActive`) leaves the
+   * tracker unchanged and usable.
+   *
+   * ```ts
+   * tracker.restore({ messages });
+   * tracker.load(JSON.parse(sessionStorage.getItem("saved")!));
+   * ```
+   */
+  load(saved: SavedThread | string): Snapshot<Tools>;
+  /**
+   * A tracker for a reloaded page: made with `options`, the thread's
+   * history `options.messages` restored (`restore`, rule F8), then `saved`
+   * loaded (`load`). Throws what they throw (the tracker is then freed).
+   *
+   * ```ts
+   * const tracker = ToolCallTracker.restore(saved, { tools, messages: agent.messages });
+   * ```
+   */
+  static restore<const Tools extends readonly ToolOption[] = ToolOption[]>(
+    saved: SavedThread | string,
+    options?: TrackerOptions<Tools> & { messages?: RunAgentInput["messages"] },
+  ): ToolCallTracker<Tools>;
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
   abortRun(reason?: string): Snapshot<Tools>;
   /**

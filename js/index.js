@@ -309,6 +309,47 @@ export class ToolCallTracker {
     return this.#operation("approve", (core) => core.approve(id, !!remember));
   }
 
+  /**
+   * The thread as plain JSON, to keep across a page reload (`localStorage`,
+   * the server): what its history alone cannot bring back (open
+   * interrupts and their decisions, consent and standing approvals, answers
+   * no run carried yet, violations), with the format's `version`.
+   */
+  save() {
+    return JSON.parse(this.#call("save", (core) => core.save()));
+  }
+
+  /**
+   * Loads what `save()` returned (or its JSON text) into this tracker,
+   * which holds the thread's history (`restore`) and no interrupts or
+   * standing approvals of its own. Refused whole (kind `invalidSaved`,
+   * naming the field; `limit`; `runActive`): the tracker is unchanged.
+   */
+  load(saved) {
+    this.#live("load");
+    const text = typeof saved === "string" ? crossing(saved, "load(saved)") : spelt(saved, "load(saved)", false)[0];
+    return this.#operation("load", (core) => core.load(text));
+  }
+
+  /**
+   * A tracker for a reloaded page: made with `options`, its history
+   * `options.messages` restored (`restore`, rule F8), then `saved` loaded.
+   * Throws what the constructor, `restore` or `load` throws.
+   */
+  static restore(saved, options) {
+    if (options != null && kind(options) !== "object") fail("ToolCallTracker.restore(saved, options): options", "an object", options);
+    const { messages, ...rest } = options ?? {};
+    const tracker = new ToolCallTracker(rest);
+    try {
+      if (messages !== undefined) tracker.restore({ messages });
+      tracker.load(saved);
+    } catch (error) {
+      tracker.free();
+      throw error;
+    }
+    return tracker;
+  }
+
   /** Withdraws the standing approval of `tool`: its later calls, and those it approved not yet answered, await the user again. */
   revokeApproval(tool) {
     this.#live("revokeApproval");

@@ -259,6 +259,46 @@ export type UncoveredRecord = {
 };
 
 /**
+ * A saved thread.
+ */
+export type SavedRecord = {
+  /**
+   * The format: 1.
+   */
+  version: number;
+  interrupts: Array<InterruptRecord>;
+  /**
+   * The calls the user decided on, or answered without a run carrying
+   * the answer yet.
+   */
+  calls: Array<SavedCallRecord>;
+  standingApprovals: Array<StandingApproval>;
+  violations: Array<Violation>;
+};
+
+/**
+ * One call's decisions.
+ */
+export type SavedCallRecord = {
+  id: string;
+  consent?: Consent;
+  consentFrom?: string;
+  /**
+   * The application's answer no run input carried yet.
+   */
+  answer?: SavedAnswerRecord;
+};
+
+/**
+ * An answer no run input carried yet.
+ */
+export type SavedAnswerRecord = {
+  messageId: string;
+  content: unknown;
+  error?: string;
+};
+
+/**
  * Where a call stands.
  */
 export type CallStatus = "open" | "complete" | "abandoned";
@@ -295,7 +335,7 @@ export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "cance
  * Why the tracker refused an application operation, as the JS layer's
  * `ToolCallRefusedError.kind` holds it.
  */
-export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered";
+export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered" | "invalidSaved";
 
 /**
  * What the application decided about an open interrupt (rule I4).

@@ -70,8 +70,7 @@ fn s3_a_standing_approval_approves_later_valid_calls_to_its_tool_naming_the_call
     t.start_run_json(r#"{"messages":[]}"#).unwrap_err(); // p1, d1 unanswered
     t.answer("d1", json!("deployed"), "m1").unwrap();
     t.answer("p1", json!("a"), "m3").unwrap();
-    let input =
-        json!({"messages": t.tool_messages().iter().map(|m| m.to_value()).collect::<Vec<_>>()});
+    let input = json!({"messages": t.tool_messages().iter().map(agui_tool_calls::ToolMessage::to_value).collect::<Vec<_>>()});
     t.start_run_json(&input.to_string()).unwrap();
     feed(&mut t, &[run_started("r2")]);
     feed(&mut t, &whole_call("d3", "deploy", VALID));
@@ -239,7 +238,7 @@ proptest! {
         let mut message = 0;
         let mut running = true;
         for s in steps {
-            let tool = |n: u8| if n % 2 == 0 { "deploy" } else { "pick" };
+            let tool = |n: u8| if n.is_multiple_of(2) { "deploy" } else { "pick" };
             let text = |valid: bool| if valid { VALID } else { r#"{"service":1}"# };
             match s {
                 Step::Call(n, valid) | Step::Reopen(n, valid) if running => {

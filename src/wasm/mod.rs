@@ -123,6 +123,17 @@ impl WasmTracker {
         })
     }
 
+    /// The saved thread, as JSON text (`wire::save`).
+    pub fn save(&self) -> String {
+        wire::save(&self.tracker)
+    }
+
+    /// Loads a saved thread (`Tracker::load`); refused whole, naming the
+    /// field.
+    pub fn load(&mut self, text: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.load(text))
+    }
+
     /// Withdraws the standing approval of a tool (rule S3).
     #[wasm_bindgen(js_name = revokeApproval)]
     pub fn revoke_approval(&mut self, tool: &str) -> String {

@@ -101,6 +101,7 @@ fn generate() -> String {
     // grow by one per event.
     let cfg = Config::new().with_large_int("number");
     let mut declarations = super::records::declarations(&cfg);
+    declarations.extend(super::saved::declarations(&cfg));
     declarations.extend(super::names::declarations());
     declarations.extend([
         declaration::<Violation>(&cfg),

@@ -101,7 +101,7 @@ impl Serialize for OpenInterrupts<'_> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
-struct InterruptRecord<'a> {
+pub(super) struct InterruptRecord<'a> {
     interrupt: &'a Interrupt,
     #[cfg_attr(test, ts(type = "InterruptStatus"))]
     status: &'static str,
@@ -112,7 +112,7 @@ struct InterruptRecord<'a> {
 }
 
 impl<'a> InterruptRecord<'a> {
-    fn new(open: &'a OpenInterrupt) -> Self {
+    pub(super) fn new(open: &'a OpenInterrupt) -> Self {
         InterruptRecord {
             interrupt: &open.interrupt,
             status: names::interrupt_status(&open.decision),
