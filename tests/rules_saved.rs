@@ -254,7 +254,7 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
         ),
         (
             edited(|v| v["standingApprovals"][0]["toolCallId"] = json!("p1")),
-            "field \"saved.standingApprovals[0].toolCallId\" names no call to deploy",
+            "field \"saved.standingApprovals[0].toolCallId\" names no call to its tool",
         ),
         (
             edited(|v| v["standingApprovals"] = json!([])),

@@ -72,22 +72,12 @@ impl Tracker {
     /// retain, and the saved answers the history already carries (left
     /// out).
     fn check_saved(&self, saved: &Saved) -> Result<(usize, Vec<bool>), ApplicationError> {
-        let max_id = self.options.limits.max_id_bytes;
-        let id = |value: &str, path: String| -> Result<(), ApplicationError> {
-            if value.len() > max_id {
-                return bad(format!(
-                    "field \"{path}\" is {} bytes, over the limit of {max_id} (limits.maxIdBytes)",
-                    value.len()
-                ));
-            }
-            Ok(())
-        };
         let mut interrupt_ids = Names::default();
         let mut awaited = Names::default();
         for (k, (interrupt, _)) in saved.interrupts.iter().enumerate() {
-            id(&interrupt.id, format!("saved.interrupts[{k}].interrupt.id"))?;
+            self.saved_id(&interrupt.id, "interrupts", k, ".interrupt.id")?;
             if !interrupt_ids.insert(interrupt.id.clone()) {
-                return bad(format!("field \"saved.interrupts[{k}].interrupt.id\" repeats an earlier interrupt's id"));
+                return refused("interrupts", k, ".interrupt.id", "repeats an earlier id");
             }
             if let Some(call) = &interrupt.tool_call_id {
                 awaited.insert(call.clone());
@@ -96,22 +86,19 @@ impl Tracker {
         let mut cost = 0;
         let mut tools = Names::default();
         for (k, s) in saved.standing.iter().enumerate() {
-            let path = format!("saved.standingApprovals[{k}]");
-            id(&s.tool, format!("{path}.tool"))?;
-            id(&s.tool_call_id, format!("{path}.toolCallId"))?;
+            let list = "standingApprovals";
+            self.saved_id(&s.tool, list, k, ".tool")?;
+            self.saved_id(&s.tool_call_id, list, k, ".toolCallId")?;
             if !tools.insert(s.tool.clone()) {
-                return bad(format!(
-                    "field \"{path}.tool\" repeats an earlier standing approval's tool"
-                ));
+                return refused(list, k, ".tool", "repeats an earlier tool");
             }
-            match self.call(&s.tool_call_id) {
-                Some(call) if call.name == s.tool => {}
-                _ => {
-                    return bad(format!(
-                        "field \"{path}.toolCallId\" names no call to {} in the thread's history",
-                        s.tool
-                    ))
-                }
+            if !self.call(&s.tool_call_id).is_some_and(|c| c.name == s.tool) {
+                return refused(
+                    list,
+                    k,
+                    ".toolCallId",
+                    "names no call to its tool in the thread's history",
+                );
             }
             cost += size_of::<StandingApproval>() + s.tool.len() + s.tool_call_id.len();
         }
@@ -119,20 +106,15 @@ impl Tracker {
         let mut message_ids = Names::default();
         let mut skip = Vec::with_capacity(saved.calls.len());
         for (k, c) in saved.calls.iter().enumerate() {
-            let path = format!("saved.calls[{k}]");
-            id(&c.id, format!("{path}.id"))?;
+            self.saved_id(&c.id, "calls", k, ".id")?;
             if !ids.insert(c.id.clone()) {
-                return bad(format!("field \"{path}.id\" repeats an earlier call's id"));
+                return refused("calls", k, ".id", "repeats an earlier id");
             }
             let Some(call) = self.call(&c.id) else {
-                return bad(format!(
-                    "field \"{path}.id\" names no call in the thread's history"
-                ));
+                return refused("calls", k, ".id", "names no call in the thread's history");
             };
             if call.status != CallStatus::Complete {
-                return bad(format!(
-                    "field \"{path}.id\" names a call that is not complete"
-                ));
+                return refused("calls", k, ".id", "names a call that is not complete");
             }
             if let Some(from) = &c.consent_from {
                 let given = saved
@@ -141,9 +123,12 @@ impl Tracker {
                     .any(|s| s.tool == call.name && &s.tool_call_id == from);
                 if c.consent != Consent::Approved || !given || call.validation != Validation::Valid
                 {
-                    return bad(format!(
-                        "field \"{path}.consentFrom\" names no standing approval that covers this call"
-                    ));
+                    return refused(
+                        "calls",
+                        k,
+                        ".consentFrom",
+                        "names no standing approval that covers this call",
+                    );
                 }
             }
             let carried = call.answered();
@@ -154,47 +139,72 @@ impl Tracker {
             if carried {
                 continue;
             }
-            id(message_id, format!("{path}.answer.messageId"))?;
+            self.saved_id(message_id, "calls", k, ".answer.messageId")?;
             if awaited.contains(&c.id) {
-                return bad(format!(
-                    "field \"{path}.answer\" answers a call awaiting an interrupt"
-                ));
+                return refused(
+                    "calls",
+                    k,
+                    ".answer",
+                    "answers a call awaiting an interrupt",
+                );
             }
             let in_use = self.messages.contains_key(message_id.as_str())
                 || self.message_ids.contains(message_id.as_str());
             if in_use || !message_ids.insert(message_id.clone()) {
-                return bad(format!(
-                    "field \"{path}.answer.messageId\" is already used in the thread"
-                ));
+                return refused(
+                    "calls",
+                    k,
+                    ".answer.messageId",
+                    "is already used in the thread",
+                );
             }
-            cost += crate::machine::budget::result_bytes(&application_result(
-                message_id,
-                content,
-                error.as_ref(),
-            ));
+            let answer = application_result(message_id, content, error.as_ref());
+            cost += crate::machine::budget::result_bytes(&answer);
         }
         let count = saved.violations.len();
         if count > MAX_KEPT_VIOLATIONS + 2 {
-            return bad(format!(
+            return Err(ApplicationError::Saved(format!(
                 "field \"saved.violations\" holds {count} entries, over the {} a tracker keeps",
                 MAX_KEPT_VIOLATIONS + 2
-            ));
+            )));
         }
         for (k, v) in saved.violations.iter().enumerate() {
             // A kept message is cut at the limit and ends in an ellipsis.
             if v.message.len() > MAX_MESSAGE_BYTES + 3 {
-                return bad(format!("field \"saved.violations[{k}].message\" is over the {MAX_MESSAGE_BYTES} bytes a violation keeps"));
+                return refused(
+                    "violations",
+                    k,
+                    ".message",
+                    "is over the 1024 bytes a violation keeps",
+                );
             }
             if v.severity == Severity::Fatal && k + 1 != count {
-                return bad(format!(
-                    "field \"saved.violations[{k}]\" is fatal but not the last"
-                ));
+                return refused("violations", k, "", "is fatal but not the last");
             }
         }
         if let Some(message) = self.over_budget(cost) {
             return Err(ApplicationError::Limit(message));
         }
         Ok((cost, skip))
+    }
+
+    /// An id of entry `k` of `list` within `max_id_bytes` (rule S5).
+    fn saved_id(
+        &self,
+        value: &str,
+        list: &str,
+        k: usize,
+        key: &str,
+    ) -> Result<(), ApplicationError> {
+        let max = self.options.limits.max_id_bytes;
+        if value.len() > max {
+            let what = format!(
+                "is {} bytes, over the limit of {max} (limits.maxIdBytes)",
+                value.len()
+            );
+            return refused(list, k, key, &what);
+        }
+        Ok(())
     }
 
     fn apply_saved(&mut self, saved: Saved, skip: &[bool]) {
@@ -236,8 +246,11 @@ impl Tracker {
     }
 }
 
-fn bad<T>(message: String) -> Result<T, ApplicationError> {
-    Err(ApplicationError::Saved(message))
+/// `field "saved.<list>[k]<key>" <what>`: one writer for every refusal.
+fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
+    Err(ApplicationError::Saved(format!(
+        "field \"saved.{list}[{k}]{key}\" {what}"
+    )))
 }
 
 fn application_result(
