@@ -599,7 +599,9 @@ export type RefusalKind =
   | "invalidPayload"
   | "invalidEditedArgs"
   | "awaitingInterrupt"
-  | "uncovered";
+  | "uncovered"
+  /** `load`: the saved thread cannot be restored; the message names the field. */
+  | "invalidSaved";
 
 /** An interrupt a run input leaves uncovered, or resolves though it expired (rule I5). */
 export interface UncoveredInterrupt {
