@@ -336,6 +336,34 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
 }
 
 #[test]
+fn f8_a_saved_fatal_violation_stops_the_tracker_again() {
+    let mut broken = lived();
+    let _ = push(&mut broken, end("nope")); // T2 after the run: fatal
+    let code = broken.fatal().unwrap().code;
+    let saved = wire::save(&broken);
+    let mut t = reloaded();
+    t.load(&saved).unwrap();
+    assert_eq!(t.fatal().map(|v| v.code), Some(code));
+    assert_eq!(t.violations().last(), broken.violations().last());
+    assert!(
+        push(&mut t, run_started("r2")).is_err(),
+        "stopped, as before the reload"
+    );
+    let mut t = reloaded();
+    let e = refused(
+        &mut t,
+        &edited(|v| {
+            let fatal = json!({"code": "T2", "severity": "fatal", "message": "m", "eventIndex": 1, "count": 1});
+            v["violations"].as_array_mut().unwrap().insert(0, fatal);
+        }),
+    );
+    assert!(
+        e.contains("field \"saved.violations[0]\" is fatal but not the last"),
+        "{e}"
+    );
+}
+
+#[test]
 fn f8_loading_is_refused_while_a_run_is_active_or_into_a_tracker_with_interrupts() {
     let saved = wire::save(&lived());
     let mut t = running_with(options());
