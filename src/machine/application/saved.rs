@@ -92,7 +92,7 @@ impl Tracker {
             if !tools.insert(s.tool.clone()) {
                 return refused(list, k, ".tool", "repeats an earlier tool");
             }
-            if !self.call(&s.tool_call_id).is_some_and(|c| c.name == s.tool) {
+            if self.call(&s.tool_call_id).is_none_or(|c| c.name != s.tool) {
                 return refused(
                     list,
                     k,
