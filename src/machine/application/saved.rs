@@ -72,24 +72,24 @@ impl Tracker {
     /// retain, and the saved answers the history already carries (left
     /// out).
     fn check_saved(&self, saved: &Saved) -> Result<(usize, Vec<bool>), ApplicationError> {
-        let mut interrupt_ids = Names::default();
-        let mut awaited = Names::default();
+        // One set for every kind of id, each kind its own prefix: one
+        // hash-map call site rather than one per set (size).
+        let mut seen = Names::default();
         for (k, (interrupt, _)) in saved.interrupts.iter().enumerate() {
             self.saved_id(&interrupt.id, "interrupts", k, ".interrupt.id")?;
-            if !interrupt_ids.insert(interrupt.id.clone()) {
+            if !first(&mut seen, 'i', &interrupt.id) {
                 return refused("interrupts", k, ".interrupt.id", "repeats an earlier id");
             }
             if let Some(call) = &interrupt.tool_call_id {
-                awaited.insert(call.clone());
+                first(&mut seen, 'a', call);
             }
         }
         let mut cost = 0;
-        let mut tools = Names::default();
         for (k, s) in saved.standing.iter().enumerate() {
             let list = "standingApprovals";
             self.saved_id(&s.tool, list, k, ".tool")?;
             self.saved_id(&s.tool_call_id, list, k, ".toolCallId")?;
-            if !tools.insert(s.tool.clone()) {
+            if !first(&mut seen, 't', &s.tool) {
                 return refused(list, k, ".tool", "repeats an earlier tool");
             }
             if self.call(&s.tool_call_id).is_none_or(|c| c.name != s.tool) {
@@ -102,12 +102,10 @@ impl Tracker {
             }
             cost += size_of::<StandingApproval>() + s.tool.len() + s.tool_call_id.len();
         }
-        let mut ids = Names::default();
-        let mut message_ids = Names::default();
         let mut skip = Vec::with_capacity(saved.calls.len());
         for (k, c) in saved.calls.iter().enumerate() {
             self.saved_id(&c.id, "calls", k, ".id")?;
-            if !ids.insert(c.id.clone()) {
+            if !first(&mut seen, 'c', &c.id) {
                 return refused("calls", k, ".id", "repeats an earlier id");
             }
             let Some(call) = self.call(&c.id) else {
@@ -140,7 +138,7 @@ impl Tracker {
                 continue;
             }
             self.saved_id(message_id, "calls", k, ".answer.messageId")?;
-            if awaited.contains(&c.id) {
+            if !first(&mut seen, 'a', &c.id) {
                 return refused(
                     "calls",
                     k,
@@ -150,7 +148,7 @@ impl Tracker {
             }
             let in_use = self.messages.contains_key(message_id.as_str())
                 || self.message_ids.contains(message_id.as_str());
-            if in_use || !message_ids.insert(message_id.clone()) {
+            if in_use || !first(&mut seen, 'm', message_id) {
                 return refused(
                     "calls",
                     k,
@@ -244,6 +242,15 @@ impl Tracker {
             self.violations.record(v);
         }
     }
+}
+
+/// Adds `id` of `kind` to `seen`; whether it was new.
+#[inline(never)]
+fn first(seen: &mut Names, kind: char, id: &str) -> bool {
+    let mut key = String::with_capacity(id.len() + 1);
+    key.push(kind);
+    key.push_str(id);
+    seen.insert(key)
 }
 
 /// `field "saved.<list>[k]<key>" <what>`: one writer for every refusal.
