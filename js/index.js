@@ -303,8 +303,9 @@ export class ToolCallTracker {
    */
   approve(toolCallId, options) {
     const id = this.#callId("approve", toolCallId);
-    if (options != null && kind(options) !== "object") fail("approve(toolCallId, options): options", "an object", options);
-    const remember = options?.remember;
+    const name = "approve(toolCallId, options): options";
+    if (options != null && kind(options) !== "object") fail(name, "an object", options);
+    const remember = read(() => options?.remember, name);
     if (remember !== undefined && remember !== "tool") fail("approve(toolCallId, options): options.remember", '"tool"', remember);
     return this.#operation("approve", (core) => core.approve(id, !!remember));
   }
@@ -337,8 +338,9 @@ export class ToolCallTracker {
    * Throws what the constructor, `restore` or `load` throws.
    */
   static restore(saved, options) {
-    if (options != null && kind(options) !== "object") fail("ToolCallTracker.restore(saved, options): options", "an object", options);
-    const { messages, ...rest } = options ?? {};
+    const name = "ToolCallTracker.restore(saved, options): options";
+    if (options != null && kind(options) !== "object") fail(name, "an object", options);
+    const { messages, ...rest } = read(() => ({ ...options }), name);
     const tracker = new ToolCallTracker(rest);
     try {
       if (messages !== undefined) tracker.restore({ messages });
@@ -754,6 +756,15 @@ const optionalString = (v, name) => (v == null ? undefined : requireString(v, na
 /** A TypeError for an argument whose getter, `toJSON` or Proxy trap threw. */
 function unreadable(name, error) {
   throw new TypeError(`${name} cannot be read as JSON: ${error?.message ?? error}`, { cause: error });
+}
+
+/** What `get` reads from an argument, or a TypeError naming it when a getter or Proxy trap throws. */
+function read(get, name) {
+  try {
+    return get();
+  } catch (error) {
+    throw new TypeError(`${name} cannot be read: ${error?.message ?? error}`, { cause: error });
+  }
 }
 
 /** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */
