@@ -5,7 +5,8 @@
 // /svelte and /angular so that they agree on both.
 
 /**
- * `approve`, `decline`, `answer` and `fail`, bound to one call; for a call
+ * `approve(options?)` (`{ remember: "tool" }` for a standing approval),
+ * `decline`, `answer` and `fail`, bound to one call; for a call
  * awaiting an interrupt's approval (rule I3), `approveWithEdits(editedArgs?)`
  * (resolves it with `{ approved: true }`, the edits as `editedArgs`) and
  * `reject()` (cancels it), bound to that interrupt.
@@ -22,7 +23,8 @@
 export function bindActions(tracker, id, interruptId) {
   const awaited = () => interruptId ?? fail(`tool call ${JSON.stringify(id)} awaits no interrupt`);
   return {
-    approve: () => void tracker.approve(id),
+    /** @param {{ remember?: "tool" }} [options] */
+    approve: (options) => void tracker.approve(id, options),
     /** @param {string | null} [reason] */
     decline: (reason) => void tracker.decline(id, reason),
     /** @param {string | import("./index.js").ContentPart[]} content */

@@ -65,7 +65,8 @@ export declare function interruptsSignal<Tools extends readonly ToolOption[]>(
 
 /** The tracker's answers bound to one call (and to the interrupt it awaits). */
 export interface ToolCallActions {
-  approve(): void;
+  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
+  approve(options?: { remember?: "tool" }): void;
   decline(reason?: string): void;
   answer(content: string | ContentPart[]): void;
   fail(error: string, content?: string): void;

@@ -300,6 +300,12 @@ interface CallCommon {
   /** The concatenated deltas, exactly (rule T4). */
   readonly argsText: string;
   readonly consent: "unrequested" | "approved" | "declined";
+  /**
+   * Set when a standing approval approved the call (rule S3): the id of the
+   * call on which the user gave it (`approve(id, { remember: "tool" })`).
+   * Absent when the user decided on this call itself.
+   */
+  readonly consentFrom?: string;
   /** Closed, unanswered, its run finished: the application must answer it (rule F2). */
   readonly pending: boolean;
   /**
@@ -500,6 +506,51 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   readonly unmatchedResults: readonly UnmatchedResult[];
   /** The open interrupts of the thread's last interrupted run, in order, until the next run starts (rule I1). */
   readonly interrupts: readonly InterruptState[];
+  /** The user's standing approvals, one per tool, in the order given (rule S3). */
+  readonly standingApprovals: readonly StandingApproval[];
+}
+
+/**
+ * What `tracker.save()` returns: plain JSON to keep across a page reload,
+ * holding what the thread's history cannot bring back. `version` is the
+ * format's; a tracker refuses a value of another version (kind
+ * `invalidSaved`).
+ *
+ * ```ts
+ * localStorage.setItem("thread", JSON.stringify(tracker.save()));
+ * ```
+ */
+export interface SavedThread {
+  readonly version: 1;
+  /** The open interrupts and the application's decisions. */
+  readonly interrupts: readonly InterruptState[];
+  /** The calls the user decided on, or answered without a run carrying the answer yet. */
+  readonly calls: readonly SavedCall[];
+  readonly standingApprovals: readonly StandingApproval[];
+  readonly violations: readonly Violation[];
+}
+
+/** One call of a `SavedThread`. */
+export interface SavedCall {
+  readonly id: string;
+  readonly consent?: "unrequested" | "approved" | "declined";
+  readonly consentFrom?: string;
+  /** The application's answer no run input carried yet. */
+  readonly answer?: { readonly messageId: string; readonly content: string | ContentPart[]; readonly error?: string };
+}
+
+/**
+ * The user's approval of every later call to `tool` in this thread, given
+ * when approving the call `toolCallId`.
+ *
+ * ```ts
+ * tracker.approve("c1", { remember: "tool" });
+ * tracker.snapshot().standingApprovals; // [{ tool: "confirm_deploy", toolCallId: "c1" }]
+ * ```
+ */
+export interface StandingApproval {
+  readonly tool: string;
+  readonly toolCallId: string;
 }
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
@@ -548,7 +599,9 @@ export type RefusalKind =
   | "invalidPayload"
   | "invalidEditedArgs"
   | "awaitingInterrupt"
-  | "uncovered";
+  | "uncovered"
+  /** `load`: the saved thread cannot be restored; the message names the field. */
+  | "invalidSaved";
 
 /** An interrupt a run input leaves uncovered, or resolves though it expired (rule I5). */
 export interface UncoveredInterrupt {
@@ -638,9 +691,69 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * changed) while a run is active.
    */
   restore(input: { messages: RunAgentInput["messages"]; tools?: RunAgentInput<Tools>["tools"] }): Snapshot<Tools>;
+  /**
+   * The thread as plain JSON (`SavedThread`), to keep across a page
+   * reload: open interrupts and their decisions, consent and standing
+   * approvals, answers no run carried yet, violations.
+   *
+   * ```ts
+   * sessionStorage.setItem("saved", JSON.stringify(tracker.save()));
+   * ```
+   */
+  save(): SavedThread;
+  /**
+   * Loads what `save()` returned (or its JSON text) into this tracker,
+   * which holds the thread's history (`restore`) and no interrupts or
+   * standing approvals of its own. A `ToolCallRefusedError` (kind
+   * `invalidSaved` naming the field, as in `field "saved.calls[0].id" names
+   * no call in the thread's history`; `limit`; `runActive`) leaves the
+   * tracker unchanged and usable.
+   *
+   * ```ts
+   * tracker.restore({ messages });
+   * tracker.load(JSON.parse(sessionStorage.getItem("saved")!));
+   * ```
+   */
+  load(saved: SavedThread | string): Snapshot<Tools>;
+  /**
+   * A tracker for a reloaded page: made with `options`, the thread's
+   * history `options.messages` restored (`restore`, rule F8), then `saved`
+   * loaded (`load`). Throws what they throw (the tracker is then freed).
+   *
+   * ```ts
+   * const tracker = ToolCallTracker.restore(saved, { tools, messages: agent.messages });
+   * ```
+   */
+  static restore<const Tools extends readonly ToolOption[] = ToolOption[]>(
+    saved: SavedThread | string,
+    options?: TrackerOptions<Tools> & { messages?: RunAgentInput["messages"] },
+  ): ToolCallTracker<Tools>;
   /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
   abortRun(reason?: string): Snapshot<Tools>;
-  approve(toolCallId: string): Snapshot<Tools>;
+  /**
+   * Records the user's approval of a completed call (rule S3); it does not
+   * answer it. With `{ remember: "tool" }`, a standing approval of its tool
+   * too: every call to that tool awaiting a decision, and every later one
+   * in this thread, is approved once its arguments pass the tool's schema
+   * (`consentFrom` names this call), until `revokeApproval(tool)`. A
+   * standing approval never approves a call whose arguments fail or lack a
+   * schema, nor a call an interrupt asks about (resolve the interrupt).
+   *
+   * ```ts
+   * tracker.approve("c1", { remember: "tool" });
+   * ```
+   */
+  approve(toolCallId: string, options?: { remember?: "tool" }): Snapshot<Tools>;
+  /**
+   * Withdraws the standing approval of `tool`: later calls await the user
+   * again, and so do those it approved that are not answered yet. Without
+   * one, nothing changes.
+   *
+   * ```ts
+   * tracker.revokeApproval("confirm_deploy");
+   * ```
+   */
+  revokeApproval(tool: string): Snapshot<Tools>;
   decline(toolCallId: string, reason?: string | null): Snapshot<Tools>;
   answer(toolCallId: string, content: string | ContentPart[]): Snapshot<Tools>;
   fail(toolCallId: string, error: string, content?: string | ContentPart[] | null): Snapshot<Tools>;

@@ -296,10 +296,67 @@ export class ToolCallTracker {
     return this.#operation("abortRun", (core) => core.abortRun(why));
   }
 
-  /** Records the user's approval of a completed call. */
-  approve(toolCallId) {
+  /**
+   * Records the user's approval of a completed call; `{ remember: "tool" }`
+   * also approves every later call to its tool in this thread whose
+   * arguments pass the tool's schema, until `revokeApproval(tool)`.
+   */
+  approve(toolCallId, options) {
     const id = this.#callId("approve", toolCallId);
-    return this.#operation("approve", (core) => core.approve(id));
+    const name = "approve(toolCallId, options): options";
+    if (options != null && kind(options) !== "object") fail(name, "an object", options);
+    const remember = read(() => options?.remember, name);
+    if (remember !== undefined && remember !== "tool") fail("approve(toolCallId, options): options.remember", '"tool"', remember);
+    return this.#operation("approve", (core) => core.approve(id, !!remember));
+  }
+
+  /**
+   * The thread as plain JSON, to keep across a page reload (`localStorage`,
+   * the server): what its history alone cannot bring back (open
+   * interrupts and their decisions, consent and standing approvals, answers
+   * no run carried yet, violations), with the format's `version`.
+   */
+  save() {
+    return JSON.parse(this.#call("save", (core) => core.save()));
+  }
+
+  /**
+   * Loads what `save()` returned (or its JSON text) into this tracker,
+   * which holds the thread's history (`restore`) and no interrupts or
+   * standing approvals of its own. Refused whole (kind `invalidSaved`,
+   * naming the field; `limit`; `runActive`): the tracker is unchanged.
+   */
+  load(saved) {
+    this.#live("load");
+    const text = typeof saved === "string" ? crossing(saved, "load(saved)") : spelt(saved, "load(saved)", false)[0];
+    return this.#operation("load", (core) => core.load(text));
+  }
+
+  /**
+   * A tracker for a reloaded page: made with `options`, its history
+   * `options.messages` restored (`restore`, rule F8), then `saved` loaded.
+   * Throws what the constructor, `restore` or `load` throws.
+   */
+  static restore(saved, options) {
+    const name = "ToolCallTracker.restore(saved, options): options";
+    if (options != null && kind(options) !== "object") fail(name, "an object", options);
+    const { messages, ...rest } = read(() => ({ ...options }), name);
+    const tracker = new ToolCallTracker(rest);
+    try {
+      if (messages !== undefined) tracker.restore({ messages });
+      tracker.load(saved);
+    } catch (error) {
+      tracker.free();
+      throw error;
+    }
+    return tracker;
+  }
+
+  /** Withdraws the standing approval of `tool`: its later calls, and those it approved not yet answered, await the user again. */
+  revokeApproval(tool) {
+    this.#live("revokeApproval");
+    const name = requireString(tool, "revokeApproval(tool): tool");
+    return this.#operation("revokeApproval", (core) => core.revokeApproval(name));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
@@ -699,6 +756,15 @@ const optionalString = (v, name) => (v == null ? undefined : requireString(v, na
 /** A TypeError for an argument whose getter, `toJSON` or Proxy trap threw. */
 function unreadable(name, error) {
   throw new TypeError(`${name} cannot be read as JSON: ${error?.message ?? error}`, { cause: error });
+}
+
+/** What `get` reads from an argument, or a TypeError naming it when a getter or Proxy trap throws. */
+function read(get, name) {
+  try {
+    return get();
+  } catch (error) {
+    throw new TypeError(`${name} cannot be read: ${error?.message ?? error}`, { cause: error });
+  }
 }
 
 /** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */

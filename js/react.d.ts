@@ -34,12 +34,27 @@ export declare function useInterrupts<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Snapshot<Tools>["interrupts"];
 
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`); re-renders
+ * only when they change.
+ *
+ * ```tsx
+ * const standing = useStandingApprovals(tracker);
+ * return standing.map((s) => <button key={s.tool} onClick={() => tracker.revokeApproval(s.tool)}>Ask again for {s.tool}</button>);
+ * ```
+ */
+export declare function useStandingApprovals<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Snapshot<Tools>["standingApprovals"];
+
 /** What a render component gets: the call, the interrupt it awaits, and the tracker's answers bound to them. */
 export interface ToolCallProps<Call> {
   call: Call;
   /** The open interrupt asking this call's approval (rule I3), if any. */
   interrupt?: InterruptState;
-  approve(): void;
+  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
+  approve(options?: { remember?: "tool" }): void;
   decline(reason?: string): void;
   answer(content: string | ContentPart[]): void;
   fail(error: string, content?: string): void;

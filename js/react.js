@@ -44,6 +44,13 @@ export function useInterrupts(tracker, options) {
   return useSyncExternalStore(store.subscribe, select, select);
 }
 
+/** The user's standing approvals (`snapshot.standingApprovals`): re-renders only when they change. */
+export function useStandingApprovals(tracker, options) {
+  const store = storeOf(tracker, options);
+  const select = () => store.getSnapshot().standingApprovals;
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
 /** One call with its component: re-renders when the call, its interrupt (or the component) changes. */
 const CallView = memo(function CallView({ tracker, call, interrupt, component }) {
   const interruptId = interrupt?.interrupt.id;

@@ -66,6 +66,7 @@ export class ToolCallState {
     this.advertised = meta.advertised;
     this.validation = meta.validation;
     this.consent = meta.consent;
+    this.consentFrom = meta.consentFrom;
     this.pending = meta.pending;
     this.cancelled = meta.cancelled === true;
     this.awaitingInterrupt = meta.awaitingInterrupt;
@@ -241,6 +242,7 @@ export class SnapshotBuilder {
     fatal: null,
     unmatchedResults: EMPTY,
     interrupts: EMPTY,
+    standingApprovals: EMPTY,
   });
 
   /**
@@ -276,6 +278,7 @@ export class SnapshotBuilder {
       fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
       interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
+      standingApprovals: changes.standingApprovals ? sameList(prev.standingApprovals, changes.standingApprovals) : prev.standingApprovals,
     });
     return this.#snapshot;
   }
@@ -311,6 +314,7 @@ export class SnapshotBuilder {
       fatal: prev.fatal,
       unmatchedResults: prev.unmatchedResults,
       interrupts: prev.interrupts,
+      standingApprovals: prev.standingApprovals,
     });
     return this.#snapshot;
   }
@@ -324,6 +328,17 @@ export class SnapshotBuilder {
     for (const change of changed) next[change.index] = ToolCallState.next(prevCalls[change.index], change);
     return Object.freeze(next);
   }
+}
+
+/**
+ * The standing approvals a record lists, as the previous frozen list when
+ * they are the same (the record sends them whenever the run changed).
+ * @param {readonly import("./wire").StandingApproval[]} prev
+ * @param {import("./wire").StandingApproval[]} next
+ */
+function sameList(prev, next) {
+  if (next.length === prev.length && next.every((s, i) => s.tool === prev[i].tool && s.toolCallId === prev[i].toolCallId)) return prev;
+  return next.length ? deepFreeze(next) : EMPTY;
 }
 
 /**

@@ -62,7 +62,8 @@ export interface ToolCallProps<Call> {
   call: Call;
   /** The open interrupt asking this call's approval (rule I3), if any. */
   interrupt?: InterruptState;
-  approve(): void;
+  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
+  approve(options?: { remember?: "tool" }): void;
   decline(reason?: string): void;
   answer(content: string | ContentPart[]): void;
   fail(error: string, content?: string): void;

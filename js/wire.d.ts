@@ -37,6 +37,11 @@ export type ChangeRecord = {
    * (rule I1).
    */
   interrupts?: Array<InterruptRecord>;
+  /**
+   * Present when the run changed: the user's standing approvals, whole
+   * (rule S3).
+   */
+  standingApprovals?: Array<StandingApproval>;
 };
 
 /**
@@ -118,6 +123,11 @@ export type CallRecord = {
   advertised: boolean;
   validation: ValidationState;
   consent: Consent;
+  /**
+   * When a standing approval approved the call: the call on which the
+   * user gave it (rule S3).
+   */
+  consentFrom?: string;
   pending: boolean;
   /**
    * Left unanswered by a cancelled run (rule L8); omitted when not.
@@ -249,6 +259,46 @@ export type UncoveredRecord = {
 };
 
 /**
+ * A saved thread.
+ */
+export type SavedRecord = {
+  /**
+   * The format: 1.
+   */
+  version: number;
+  interrupts: Array<InterruptRecord>;
+  /**
+   * The calls the user decided on, or answered without a run carrying
+   * the answer yet.
+   */
+  calls: Array<SavedCallRecord>;
+  standingApprovals: Array<StandingApproval>;
+  violations: Array<Violation>;
+};
+
+/**
+ * One call's decisions.
+ */
+export type SavedCallRecord = {
+  id: string;
+  consent?: Consent;
+  consentFrom?: string;
+  /**
+   * The application's answer no run input carried yet.
+   */
+  answer?: SavedAnswerRecord;
+};
+
+/**
+ * An answer no run input carried yet.
+ */
+export type SavedAnswerRecord = {
+  messageId: string;
+  content: unknown;
+  error?: string;
+};
+
+/**
  * Where a call stands.
  */
 export type CallStatus = "open" | "complete" | "abandoned";
@@ -285,7 +335,7 @@ export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "cance
  * Why the tracker refused an application operation, as the JS layer's
  * `ToolCallRefusedError.kind` holds it.
  */
-export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered";
+export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered" | "invalidSaved";
 
 /**
  * What the application decided about an open interrupt (rule I4).
@@ -451,4 +501,19 @@ export type Interrupt = {
   metadata?: { [key in string]?: unknown };
   subagentRunId?: string;
   [key: string]: unknown;
+};
+
+/**
+ * The user's approval of every later call to one tool in this thread
+ * (rule S3), given when approving one call.
+ */
+export type StandingApproval = {
+  /**
+   * The tool whose calls it approves.
+   */
+  tool: string;
+  /**
+   * The call the user approved when giving it.
+   */
+  toolCallId: string;
 };

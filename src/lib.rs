@@ -42,8 +42,8 @@ pub mod wasm;
 pub use events::{Event, EventBody, EventError, Interrupt, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
-    ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult, Validation,
-    ABANDONED_CONTENT, DECLINED_CONTENT,
+    StandingApproval, ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult,
+    Validation, ABANDONED_CONTENT, DECLINED_CONTENT,
 };
 pub use machine::{CallChange, Changes};
 pub use machine::{Clock, InterruptDecision, OpenInterrupt, UncoveredInterrupt};

@@ -42,6 +42,21 @@ pub struct Rule {
     pub summary: &'static str,
 }
 
+/// Every rule id, in the order of [`RULES`], one string: what a saved
+/// violation's code is read against (`events::saved`), without the table's
+/// text in the wasm module.
+const IDS: &str = "L1 L2 L3 L4 L5 L6 L7 L8 L9 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 C1 C2 C3 C4 C5 C6 C7 A1 A2 A3 A4 A5 A6 A7 F1 F2 F3 F4 F5 F6 F7 F8 F9 F11 I1 I2 I3 I4 I5 I6 S1 S2 S3 S4 S5 S6 E1 E2 E3 P1 P2 P3 P4 N1 N2 N3";
+
+/// The rule id equal to `code`, as the static string violations hold.
+///
+/// ```
+/// assert_eq!(agui_tool_calls::rules::id("T1"), Some("T1"));
+/// assert_eq!(agui_tool_calls::rules::id("T"), None);
+/// ```
+pub fn id(code: &str) -> Option<&'static str> {
+    IDS.split(' ').find(|id| *id == code)
+}
+
 /// The rule with this id.
 pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
@@ -128,3 +143,12 @@ pub const RULES: &[Rule] = &[
     r("N2", Behaviour, "A snapshot shows the whole state.", "Run status, open, completed and pending calls, results, violations and the fatal error."),
     r("N3", Behaviour, "Calls are listed in start order.", "Calls are listed in the order they were first started."),
 ];
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ids_are_the_tables() {
+        let ids: Vec<_> = super::RULES.iter().map(|r| r.id).collect();
+        assert_eq!(super::IDS.split(' ').collect::<Vec<_>>(), ids);
+    }
+}

@@ -3,7 +3,7 @@
 // keep their identical objects, so each memoised card re-renders only when its
 // own call changes.
 import { createElement as h, memo, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
-import { useToolCalls } from "agui-tool-calls/react";
+import { useStandingApprovals, useToolCalls } from "agui-tool-calls/react";
 
 export function App({ session }) {
   const chat = useSyncExternalStore(session.subscribe, session.getState);
@@ -13,6 +13,7 @@ export function App({ session }) {
     { className: "app" },
     h(Header, { run: snapshot.run, busy: chat.busy, pending: snapshot.pendingCalls.length }),
     h(Timeline, { messages: chat.messages, calls: snapshot.calls, session }),
+    h(Standing, { session }),
     h(Problems, { violations: snapshot.violations, fatal: snapshot.fatal, error: chat.error }),
     h(Composer, { session, busy: chat.busy }),
   );
@@ -100,6 +101,7 @@ const ToolCallCard = memo(function ToolCallCard({ call, session }) {
       { className: "facts" },
       h(Fact, { label: "validation", value: call.validation }),
       h(Fact, { label: "consent", value: call.consent }),
+      call.consentFrom && h(Fact, { label: "approved by", value: "standing", title: `the standing approval given on ${call.consentFrom}` }),
       call.advertised && h(Fact, { label: "tool", value: "frontend" }),
     ),
     call.argsError && h(ArgsErrors, { error: call.argsError }),
@@ -109,13 +111,33 @@ const ToolCallCard = memo(function ToolCallCard({ call, session }) {
         "div",
         { className: "actions" },
         h("button", { className: "approve", onClick: () => session.approve(call) }, "Approve"),
+        h("button", { className: "approve-always", onClick: () => session.approve(call, true) }, "Always allow"),
         h("button", { className: "decline", onClick: () => session.decline(call) }, "Decline"),
       ),
   );
 });
 
-function Fact({ label, value }) {
-  return h("div", { className: `fact fact-${value}` }, h("dt", null, label), h("dd", null, value));
+function Fact({ label, value, title }) {
+  return h("div", { className: `fact fact-${value}`, title }, h("dt", null, label), h("dd", null, value));
+}
+
+/** The standing approvals the user gave, each withdrawable. */
+function Standing({ session }) {
+  const standing = useStandingApprovals(session.tracker);
+  if (standing.length === 0) return null;
+  return h(
+    "section",
+    { className: "standing" },
+    standing.map((s) =>
+      h(
+        "p",
+        { key: s.tool, "data-tool": s.tool },
+        "Always allowed: ",
+        h("code", null, s.tool),
+        h("button", { className: "revoke", onClick: () => session.revoke(s.tool) }, "Ask again"),
+      ),
+    ),
+  );
 }
 
 function ArgsErrors({ error }) {

@@ -4,6 +4,7 @@
 // calls; the user's decisions become answers, and `nextRun` builds each run's
 // input from the conversation.
 import { ToolCallStreamError, ToolCallTracker } from "agui-tool-calls";
+import { keep, kept } from "./persist.js";
 
 const newId = (prefix) => `${prefix}_${crypto.getRandomValues(new Uint32Array(2)).join("")}`;
 
@@ -24,7 +25,23 @@ export class ChatSession {
     this.endpoint = endpoint;
     this.tools = tools;
     // Text events reach the chat through `onEvent`: no second event-stream parser.
-    this.tracker = new ToolCallTracker({ tools, requireApproval, onEvent: (event) => this.#text(event) });
+    const options = { tools, requireApproval, onEvent: (event) => this.#text(event) };
+    this.tracker = this.#reloaded(options) ?? new ToolCallTracker(options);
+  }
+
+  /** The thread as it was before the page reloaded, if one was kept and can be restored. */
+  #reloaded(options) {
+    const thread = kept();
+    if (!thread) return null;
+    try {
+      const tracker = ToolCallTracker.restore(thread.saved, { ...options, messages: thread.history });
+      this.#threadId = thread.threadId;
+      this.state = { ...this.state, messages: thread.messages };
+      return tracker;
+    } catch (error) {
+      this.state = { ...this.state, error: `The saved thread could not be restored: ${error.message}` };
+      return null;
+    }
   }
 
   subscribe = (listener) => {
@@ -40,15 +57,39 @@ export class ChatSession {
     return this.#run([...this.state.messages, message]);
   }
 
-  /** The user approves a frontend call: the tool runs (here: says so), then the thread goes on. */
-  approve(call) {
+  /**
+   * The user approves a frontend call: the tool runs (here: says so), then
+   * the thread goes on. `always`: later calls to the tool are approved too
+   * (a standing approval), and run without asking.
+   */
+  approve(call, always = false) {
     this.#decide(() => {
-      this.tracker.approve(call.id);
-      const { service, version } = call.args ?? {};
-      // The agent reads `approved: true`; the message is for people.
-      const content = JSON.stringify({ approved: true, message: `Deployment of ${service} ${version} approved by the user.` });
-      this.tracker.answer(call.id, content);
+      this.tracker.approve(call.id, always ? { remember: "tool" } : undefined);
+      this.#execute(call);
     });
+  }
+
+  /** The user withdraws the standing approval of a tool: its calls ask again. */
+  revoke(tool) {
+    this.tracker.revokeApproval(tool);
+    this.#keep();
+  }
+
+  /** Runs an approved call: the agent reads `approved: true`; the message is for people. */
+  #execute(call) {
+    const { service, version } = call.args ?? {};
+    const who = call.consentFrom ? `by the standing approval given on ${call.consentFrom}` : "by the user";
+    this.tracker.answer(call.id, JSON.stringify({ approved: true, message: `Deployment of ${service} ${version} approved ${who}.` }));
+  }
+
+  /** Calls a standing approval approved run without asking; then the thread goes on. */
+  #runStanding() {
+    const approved = this.tracker.snapshot().pendingCalls.filter((c) => c.consentFrom !== undefined);
+    if (approved.length > 0) this.#decide(() => approved.forEach((call) => this.#execute(call)));
+  }
+
+  #keep() {
+    keep(this.#threadId, this.state.messages, this.tracker);
   }
 
   /** The user declines a frontend call: it is answered with the refusal, then the thread goes on. */
@@ -63,6 +104,7 @@ export class ChatSession {
       this.#set({ error: error.message });
       return;
     }
+    this.#keep();
     // Continue on its own once nothing is left to answer.
     if (this.tracker.snapshot().pendingCalls.length === 0) this.#run(this.state.messages);
   }
@@ -108,6 +150,8 @@ export class ChatSession {
       // The stream ended or broke without RUN_FINISHED or RUN_ERROR: the run is over, the thread goes on.
       if (this.tracker.snapshot().run.status === "running") this.tracker.abortRun("the stream ended without a terminal event");
       this.#set({ busy: false });
+      this.#keep();
+      this.#runStanding();
     }
   }
 

@@ -176,7 +176,7 @@ pub(super) fn interrupts(items: Vec<Raw<'_>>) -> Result<Vec<Interrupt>, String> 
     Ok(out)
 }
 
-fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
+pub(super) fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
     let map = object(v, path)?;
     let string = |key: &str| strict_string(&map, key, path);
     let object = |key: &str| strict_object(&map, key, path);

@@ -13,6 +13,7 @@ pub(crate) mod json;
 mod opaque;
 mod payload;
 mod raw;
+pub mod saved;
 mod strip;
 
 pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};

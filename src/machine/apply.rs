@@ -161,6 +161,7 @@ impl Tracker {
     fn end_call(&mut self, i: usize) {
         self.close_call(i, CallStatus::Complete);
         self.validate_call(i);
+        self.cover_by_standing(i);
     }
 
     fn start_call(&mut self, start: Start) -> usize {
@@ -213,6 +214,7 @@ impl Tracker {
         }
         if !call.answered() {
             call.consent = Consent::Unrequested;
+            call.consent_from = None;
         }
     }
 
@@ -451,6 +453,7 @@ impl Tracker {
             let call = &mut self.calls[i];
             if call.advertised && !call.answered() && !call.pending {
                 call.pending = true;
+                self.cover_by_standing(i);
                 self.touch(i);
             }
         }

@@ -42,6 +42,11 @@ impl Tracker {
             let call = &mut self.calls[i];
             call.awaiting_interrupt = Some(interrupt_id.to_owned());
             call.pending = false;
+            // Only the interrupt's resolution approves it now (rule S3): a
+            // standing approval does not answer the agent's own question.
+            if call.consent_from.take().is_some() {
+                call.consent = super::Consent::Unrequested;
+            }
             self.touch(i);
         } else {
             let message = format!(

@@ -26,7 +26,7 @@ pub use changes::{CallChange, Changes};
 pub use clock::Clock;
 pub use state::{
     CallStatus, Consent, InterruptDecision, OpenInterrupt, ResultSource, RunState, RunStatus,
-    ToolCall, ToolResult, UnmatchedResult,
+    StandingApproval, ToolCall, ToolResult, UnmatchedResult,
 };
 pub use validation::Validation;
 
@@ -36,7 +36,8 @@ use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
-use names::{Names, Owners};
+pub(crate) use names::Names;
+use names::Owners;
 use plan::Plan;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -197,6 +198,9 @@ pub struct Tracker {
     pub(crate) interrupts: Vec<OpenInterrupt>,
     /// Reads the time and `expiresAt` (rule I5).
     pub(crate) clock: Clock,
+    /// The user's standing approvals, one per tool, in the order given
+    /// (rule S3).
+    pub(crate) standing: Vec<StandingApproval>,
 }
 
 impl Tracker {
@@ -249,6 +253,7 @@ impl Tracker {
             last_call: 0,
             interrupts: Vec::new(),
             clock: Clock::default(),
+            standing: Vec::new(),
         }
     }
 

@@ -28,6 +28,18 @@ pub enum Consent {
     Declined,
 }
 
+/// The user's approval of every later call to one tool in this thread
+/// (rule S3), given when approving one call.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct StandingApproval {
+    /// The tool whose calls it approves.
+    pub tool: String,
+    /// The call the user approved when giving it.
+    pub tool_call_id: String,
+}
+
 /// Where a result came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultSource {
@@ -122,6 +134,9 @@ pub struct ToolCall {
     pub from_history: bool,
     /// What the application decided (rule S3).
     pub consent: Consent,
+    /// When a standing approval approved the call: the call on which the
+    /// user gave it; `None` when the user decided on this call itself.
+    pub consent_from: Option<String>,
     /// The open interrupt that asks for this call's approval (rule I3): the
     /// call is not pending, and only a resume entry answers it.
     pub awaiting_interrupt: Option<String>,
@@ -161,6 +176,7 @@ impl ToolCall {
             cancelled: false,
             from_history: false,
             consent: Consent::Unrequested,
+            consent_from: None,
             awaiting_interrupt: None,
             validation: super::Validation::Unvalidated,
             closed_at: None,

@@ -111,9 +111,34 @@ impl WasmTracker {
         to_json(&all[from..to])
     }
 
-    /// Records the user's approval of a completed call (rule S3).
-    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
-        self.applied(|t| t.approve(id))
+    /// Records the user's approval of a completed call (rule S3); with
+    /// `remember`, a standing approval of its tool too.
+    pub fn approve(&mut self, id: &str, remember: bool) -> Result<String, JsValue> {
+        self.applied(|t| {
+            if remember {
+                t.approve_and_remember(id)
+            } else {
+                t.approve(id)
+            }
+        })
+    }
+
+    /// The saved thread, as JSON text (`wire::save`).
+    pub fn save(&self) -> String {
+        wire::save(&self.tracker)
+    }
+
+    /// Loads a saved thread (`Tracker::load`); refused whole, naming the
+    /// field.
+    pub fn load(&mut self, text: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.load(text))
+    }
+
+    /// Withdraws the standing approval of a tool (rule S3).
+    #[wasm_bindgen(js_name = revokeApproval)]
+    pub fn revoke_approval(&mut self, tool: &str) -> String {
+        self.tracker.revoke_approval(tool);
+        self.take_changes()
     }
 
     /// Declines a completed call: answered by a tool message saying so.

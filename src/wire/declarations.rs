@@ -101,6 +101,7 @@ fn generate() -> String {
     // grow by one per event.
     let cfg = Config::new().with_large_int("number");
     let mut declarations = super::records::declarations(&cfg);
+    declarations.extend(super::saved::declarations(&cfg));
     declarations.extend(super::names::declarations());
     declarations.extend([
         declaration::<Violation>(&cfg),
@@ -110,6 +111,7 @@ fn generate() -> String {
         declaration::<Limits>(&cfg),
         declaration::<Tool>(&cfg),
         declaration::<crate::Interrupt>(&cfg),
+        declaration::<crate::StandingApproval>(&cfg),
     ]);
     let mut out = String::from(
         "// Generated from the Rust types of src/wire/ and the core types they hold;\n\

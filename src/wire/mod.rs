@@ -12,6 +12,7 @@
 mod names;
 mod options;
 mod records;
+mod saved;
 
 #[cfg(test)]
 mod declarations;
@@ -19,3 +20,4 @@ mod declarations;
 pub use names::refusal_kind;
 pub use options::parse_options;
 pub use records::{ChangeRecord, RefusalRecord, SummaryRecord};
+pub use saved::{save, SavedRecord};

@@ -114,6 +114,7 @@ names! {
         ApplicationError::InvalidEditedArgs { .. } => "invalidEditedArgs",
         ApplicationError::AwaitingInterrupt { .. } => "awaitingInterrupt",
         ApplicationError::Uncovered(_) => "uncovered",
+        ApplicationError::Saved(_) => "invalidSaved",
     }
 
     /// What the application decided about an open interrupt (rule I4).

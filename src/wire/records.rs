@@ -14,8 +14,8 @@ use crate::args::ArgsError;
 use crate::events::{Interrupt, Opaque, Outcome};
 use crate::schema::{Failures, ValidationError};
 use crate::{
-    ApplicationError, Changes, InterruptDecision, OpenInterrupt, ResultSource, RunState, ToolCall,
-    ToolResult, Tracker, UnmatchedResult, Validation, Violation,
+    ApplicationError, Changes, InterruptDecision, OpenInterrupt, ResultSource, RunState,
+    StandingApproval, ToolCall, ToolResult, Tracker, UnmatchedResult, Validation, Violation,
 };
 use serde::Serialize;
 
@@ -50,6 +50,11 @@ pub struct ChangeRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(as = "Option<Vec<InterruptRecord<'a>>>", optional))]
     interrupts: Option<OpenInterrupts<'a>>,
+    /// Present when the run changed: the user's standing approvals, whole
+    /// (rule S3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    standing_approvals: Option<&'a [StandingApproval]>,
 }
 
 impl<'a> ChangeRecord<'a> {
@@ -77,6 +82,7 @@ impl<'a> ChangeRecord<'a> {
             ),
             fatal: tracker.fatal(),
             interrupts: changes.run.then(|| OpenInterrupts(tracker.interrupts())),
+            standing_approvals: changes.run.then(|| tracker.standing_approvals()),
         }
     }
 }
@@ -95,7 +101,7 @@ impl Serialize for OpenInterrupts<'_> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(test, derive(ts_rs::TS))]
-struct InterruptRecord<'a> {
+pub(super) struct InterruptRecord<'a> {
     interrupt: &'a Interrupt,
     #[cfg_attr(test, ts(type = "InterruptStatus"))]
     status: &'static str,
@@ -106,7 +112,7 @@ struct InterruptRecord<'a> {
 }
 
 impl<'a> InterruptRecord<'a> {
-    fn new(open: &'a OpenInterrupt) -> Self {
+    pub(super) fn new(open: &'a OpenInterrupt) -> Self {
         InterruptRecord {
             interrupt: &open.interrupt,
             status: names::interrupt_status(&open.decision),
@@ -278,6 +284,11 @@ struct CallRecord<'a> {
     validation: &'static str,
     #[cfg_attr(test, ts(type = "Consent"))]
     consent: &'static str,
+    /// When a standing approval approved the call: the call on which the
+    /// user gave it (rule S3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    consent_from: Option<&'a str>,
     pending: bool,
     /// Left unanswered by a cancelled run (rule L8); omitted when not.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -465,6 +476,7 @@ impl<'a> CallRecord<'a> {
             advertised: call.advertised,
             validation: names::validation(&call.validation),
             consent: names::consent(&call.consent),
+            consent_from: call.consent_from.as_deref(),
             pending: call.pending,
             cancelled: call.cancelled,
             awaiting_interrupt: call.awaiting_interrupt.as_deref(),

@@ -183,6 +183,50 @@ test("decline: the call is answered with the refusal and the agent does not depl
   }
 });
 
+test("a reload in the middle of an approval, then always allow: the thread comes back and later calls run without asking", async () => {
+  const { page, seen } = await openDemo();
+  const pendingCard = '.card[data-status="pending"]';
+  const deployed = (n) => page.waitForFunction((n) => document.querySelector(".timeline").textContent.split("Deploying").length - 1 === n, n, WAIT);
+  try {
+    await untilPending(page);
+    const callId = await page.locator(pendingCard).getAttribute("data-call-id");
+    // The page reloads while the call awaits the user: the chat, the call and its arguments come back, still pending.
+    await page.reload();
+    await page.waitForSelector(pendingCard, WAIT);
+    assert.equal(await page.locator(pendingCard).getAttribute("data-call-id"), callId);
+    assert.ok((await page.locator(".timeline").textContent()).includes(`I'll deploy ${PROPOSED_DEPLOY.service}`));
+    assert.deepEqual(JSON.parse(await page.locator(`${pendingCard} pre`).textContent()), PROPOSED_DEPLOY);
+    // Always allow: this call is answered, and the next deploy call is approved by that standing decision, without asking.
+    await page.click(`${pendingCard} button.approve-always`);
+    await deployed(1);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    await page.waitForSelector('.standing [data-tool="confirm_deploy"]', WAIT);
+    await say(page, "Deploy it once more, please.");
+    await deployed(2);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    assert.equal(await page.locator(".card .fact-standing").count(), 1, "the second call was approved by the standing approval");
+    assert.equal(await page.locator(".card .fact-standing").getAttribute("title"), `the standing approval given on ${callId}`);
+    // Reloaded again: the standing approval and who decided come back; withdrawn, the next call asks again.
+    await page.reload();
+    await page.waitForSelector('.standing [data-tool="confirm_deploy"]', WAIT);
+    assert.equal(await page.locator(".card .fact-standing").count(), 1);
+    await page.click(".standing button.revoke");
+    await say(page, "Deploy it a third time, please.");
+    await page.waitForSelector(pendingCard, WAIT);
+    await page.click(`${pendingCard} button.approve`);
+    await deployed(3);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    // Six runs, each accepted by an agent that refuses a history with an unanswered call.
+    assert.deepEqual(seen.runs, [200, 200, 200, 200, 200, 200]);
+    assert.equal(await page.locator(".problems").count(), 0, "no error and no violation shown");
+    await page.screenshot({ path: path.join(outDir, "demo-reload-standing.png") });
+    assert.deepEqual(seen.dialogs, []);
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
 function tryParse(text) {
   try {
     return JSON.parse(text);

@@ -36,7 +36,13 @@ impl Tracker {
         let i = self.settled_call(id)?;
         match self.calls[i].consent {
             Consent::Declined => Err(ApplicationError::Declined { id: id.to_owned() }),
-            Consent::Approved => Ok(()),
+            Consent::Approved => {
+                // The user decided on this call itself.
+                if self.calls[i].consent_from.take().is_some() {
+                    self.changed(i);
+                }
+                Ok(())
+            }
             Consent::Unrequested => {
                 self.disposable(id)?;
                 self.calls[i].consent = Consent::Approved;
@@ -130,6 +136,7 @@ impl Tracker {
         self.attach_result(Some(i), id.to_owned(), result);
         if declining {
             self.calls[i].consent = Consent::Declined;
+            self.calls[i].consent_from = None;
         }
         self.undelivered.insert(i);
         self.changed(i);
@@ -152,7 +159,7 @@ impl Tracker {
 
     /// A call whose arguments are final: neither open (rule T5) nor
     /// abandoned (rule L5).
-    fn settled_call(&self, id: &str) -> Result<usize, ApplicationError> {
+    pub(super) fn settled_call(&self, id: &str) -> Result<usize, ApplicationError> {
         let Some(i) = self.call_index(id) else {
             return Err(ApplicationError::UnknownCall { id: id.to_owned() });
         };

@@ -265,6 +265,7 @@ impl Tracker {
         let call = self.interrupts[k].interrupt.tool_call_id.as_deref();
         if let Some(i) = call.and_then(|id| self.call_index(id)) {
             self.calls[i].consent = consent;
+            self.calls[i].consent_from = None;
             self.touch(i);
         }
         self.changes.run = true;

@@ -40,6 +40,8 @@ mod abort;
 mod decisions;
 mod interrupts;
 mod next_run;
+mod saved;
+mod standing;
 
 pub use decisions::DECLINED_CONTENT;
 pub use interrupts::UncoveredInterrupt;
@@ -221,6 +223,9 @@ pub enum ApplicationError {
     /// The run input's `resume` list leaves these interrupts uncovered, or
     /// resolves them though they expired (rule I5).
     Uncovered(Vec<UncoveredInterrupt>),
+    /// A saved thread that cannot be loaded: what is wrong, naming the
+    /// field by its path ([`Tracker::load`](crate::Tracker::load)).
+    Saved(String),
 }
 
 impl fmt::Display for ApplicationError {
@@ -228,10 +233,11 @@ impl fmt::Display for ApplicationError {
         use ApplicationError::{
             Abandoned, Answered, ApprovalRequired, AwaitingInterrupt, Declined, InterruptCovered,
             InterruptExpired, InvalidContent, InvalidEditedArgs, InvalidPayload, Limit,
-            MalformedInput, MessageIdInUse, NotTheApplications, Open, RunActive, Stopped,
+            MalformedInput, MessageIdInUse, NotTheApplications, Open, RunActive, Saved, Stopped,
             Unanswered, Uncovered, UnknownCall, UnknownInterrupt,
         };
         match self {
+            Saved(message) => write!(f, "the saved thread cannot be restored: {message}"),
             UnknownCall { id } => write!(f, "no tool call {} in this thread", quoted(id)),
             Open { id } => write!(
                 f,

@@ -2,7 +2,7 @@
 // @ag-ui/core 1.0 and @ag-ui/client's agents.
 import type { Interrupt as CoreInterrupt, Message, ResumeEntry as CoreResumeEntry, RunAgentInput, Tool as CoreTool, ToolMessage as CoreToolMessage } from "@ag-ui/core";
 import { HttpAgent } from "@ag-ui/client";
-import { ToolCallTracker, type AgUiEvent, type Tool } from "agui-tool-calls";
+import { ToolCallTracker, type AgUiEvent, type SavedThread, type Tool } from "agui-tool-calls";
 import { trackAgent, UNTERMINATED } from "agui-tool-calls/ag-ui";
 
 const coreTools: CoreTool[] = [{ name: "confirm_deploy", description: "Ask first", parameters: { type: "object" } }];
@@ -48,6 +48,18 @@ tracker.cancelInterrupt("i2");
 const withResume: RunAgentInput = tracker.nextRun({ ...input, resume });
 // @ts-expect-error editedArgs are an object
 tracker.resolveInterrupt("i1", true, { editedArgs: "x" });
+
+// Standing approvals, and a thread saved across a reload.
+tracker.approve("c1", { remember: "tool" });
+// @ts-expect-error only "tool" is a scope
+tracker.approve("c1", { remember: true });
+const standing: readonly { readonly tool: string; readonly toolCallId: string }[] = tracker.revokeApproval("confirm").standingApprovals;
+const from: string | undefined = tracker.snapshot().calls[0]?.consentFrom;
+const saved: SavedThread = tracker.save();
+const version: 1 = saved.version;
+const reloaded: ToolCallTracker = ToolCallTracker.restore(JSON.stringify(saved), { messages: input.messages });
+reloaded.load(saved);
+void [standing, from, version];
 
 // A tracker typed by `as const` tools: trackAgent takes it, and the same
 // tools, spread into an array, are the `Tool[]` runAgent takes.

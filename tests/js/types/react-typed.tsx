@@ -1,6 +1,6 @@
 // Checked by `tsc --noEmit --strict`: the React binding with typed tools.
 import { ToolCallTracker } from "agui-tool-calls";
-import { ToolCalls, useInterrupts, useToolCall, usePendingCalls, useToolCalls, type ToolCallRenderProps } from "agui-tool-calls/react";
+import { ToolCalls, useInterrupts, useStandingApprovals, useToolCall, usePendingCalls, useToolCalls, type ToolCallRenderProps } from "agui-tool-calls/react";
 
 const tools = [
   { name: "confirm_deploy", parameters: { type: "object", properties: { service: { type: "string" } }, required: ["service"] } },
@@ -20,6 +20,7 @@ function DeployCard({ call, approve, decline, answer, fail }: ToolCallRenderProp
     <div>
       {name} {service}
       <button onClick={() => (approve(), answer(`deployed ${service}`))}>Approve</button>
+      <button onClick={() => approve({ remember: "tool" })}>Always allow</button>
       <button onClick={() => decline("no")}>Decline</button>
       <button onClick={() => fail("broken")}>Fail</button>
     </div>
@@ -36,6 +37,8 @@ export function App() {
     void hint;
   }
   const interrupts = useInterrupts(tracker);
+  const standingTools: readonly string[] = useStandingApprovals(tracker).map((s) => s.tool);
+  void standingTools;
   const firstPrompt: string | undefined = interrupts[0]?.interrupt.message;
   void [snapshot.version, framesOff.version, pending.length, firstPrompt];
   return (

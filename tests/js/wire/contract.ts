@@ -66,6 +66,12 @@ export type Checks = [
   Assert<Equal<Public.InterruptStatus, Wire.InterruptStatus>>,
   Assert<Refines<Public.Interrupt, Wire.Interrupt>>,
   Assert<Public.Snapshot["interrupts"] extends Frozen<NonNullable<Wire.ChangeRecord["interrupts"]>> ? true : false>,
+
+  // Standing approvals and the saved thread: the records' own shapes.
+  Assert<Refines<Public.StandingApproval, Wire.StandingApproval>>,
+  Assert<Public.Snapshot["standingApprovals"] extends Frozen<NonNullable<Wire.ChangeRecord["standingApprovals"]>> ? true : false>,
+  Assert<Refines<Public.SavedThread, Wire.SavedRecord>>,
+  Assert<Refines<Public.SavedCall, Wire.SavedCallRecord>>,
 ];
 
 /** Fields of a call record the snapshot turns into others (`argsText`, `partialArgs`, `args`) or leaves out. */

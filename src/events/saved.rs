@@ -1,0 +1,204 @@
+//! A saved thread (`Tracker::save`), read back from its JSON text like the
+//! other nested payloads: shallowly, without recursion, the opaque parts
+//! (answers' content, interrupts' schemas and payloads) kept as given, and
+//! every error naming the field by its path. What the tracker must check
+//! against its own state (known calls, ids in use, limits) is checked by
+//! `Tracker::load`.
+
+use super::interrupts::{interrupt, strict_string};
+use super::json::{self, Kind, Raw};
+use super::payload::{missing, must_be, object};
+use super::{Interrupt, Opaque};
+use crate::machine::{Consent, InterruptDecision, StandingApproval};
+use crate::violation::{Severity, Violation};
+
+/// The format [`crate::Tracker::save`] writes; [`read`] reads this one only.
+pub const SAVED_VERSION: u32 = 1;
+
+/// What a saved thread holds beyond its history.
+#[derive(Debug, Default)]
+pub struct Saved {
+    /// The open interrupts, each with the application's decision.
+    pub interrupts: Vec<(Interrupt, InterruptDecision)>,
+    /// The calls the user decided on or answered.
+    pub calls: Vec<SavedCall>,
+    /// The standing approvals.
+    pub standing: Vec<StandingApproval>,
+    /// The violations, in order.
+    pub violations: Vec<Violation>,
+}
+
+/// One call's decisions.
+#[derive(Debug)]
+pub struct SavedCall {
+    /// The call's id.
+    pub id: String,
+    /// Approved or declined (never `Unrequested`: such a call is not saved).
+    pub consent: Consent,
+    /// The call whose standing approval approved it.
+    pub consent_from: Option<String>,
+    /// The application's answer no run input carried yet: message id,
+    /// content, error.
+    pub answer: Option<(String, Opaque, Option<String>)>,
+}
+
+/// Reads a saved thread; the error names the field by its path.
+pub fn read(text: &str) -> Result<Saved, String> {
+    let raw = Raw::checked(text).map_err(|e| format!("not JSON: {e}"))?;
+    let map = object(raw, "saved")?;
+    let version = map
+        .get("version")
+        .ok_or_else(|| missing("saved", "version"))?;
+    match version.get().parse::<u64>() {
+        Ok(v) if v == u64::from(SAVED_VERSION) => {}
+        Ok(v) if v > u64::from(SAVED_VERSION) => {
+            return Err(format!(
+                "field \"saved.version\" is {v}: saved by a newer version of agui-tool-calls, which this one cannot read (it reads version {SAVED_VERSION})"
+            ))
+        }
+        _ => return Err(must_be("saved", "version", "1")),
+    }
+    let mut saved = Saved::default();
+    for (i, item) in list(map.get("interrupts"), "saved.interrupts")?.enumerate() {
+        let path = format!("saved.interrupts[{i}]");
+        let entry = object(item, &path)?;
+        let it = interrupt(
+            entry
+                .get("interrupt")
+                .ok_or_else(|| missing(&path, "interrupt"))?,
+            &format!("{path}.interrupt"),
+        )?;
+        let mut payload = entry.get("payload").map(Opaque::from_raw);
+        let decision = match text_of(&entry, "status", &path)?.as_deref() {
+            Some("open") => InterruptDecision::Open,
+            Some("resolved") => InterruptDecision::Resolved(payload.take()),
+            Some("cancelled") => InterruptDecision::Cancelled,
+            _ => {
+                return Err(must_be(
+                    &path,
+                    "status",
+                    "\"open\", \"resolved\" or \"cancelled\"",
+                ))
+            }
+        };
+        if payload.is_some() {
+            return Err(must_be(&path, "payload", "absent unless resolved"));
+        }
+        saved.interrupts.push((it, decision));
+    }
+    for (i, item) in list(map.get("calls"), "saved.calls")?.enumerate() {
+        saved.calls.push(call(item, &format!("saved.calls[{i}]"))?);
+    }
+    for (i, item) in list(map.get("standingApprovals"), "saved.standingApprovals")?.enumerate() {
+        let path = format!("saved.standingApprovals[{i}]");
+        let entry = object(item, &path)?;
+        saved.standing.push(StandingApproval {
+            tool: required(&entry, "tool", &path)?,
+            tool_call_id: required(&entry, "toolCallId", &path)?,
+        });
+    }
+    for (i, item) in list(map.get("violations"), "saved.violations")?.enumerate() {
+        saved
+            .violations
+            .push(violation(item, &format!("saved.violations[{i}]"))?);
+    }
+    Ok(saved)
+}
+
+fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, String> {
+    let entry = object(item, path)?;
+    let decided = match text_of(&entry, "consent", path)?.as_deref() {
+        None => Consent::Unrequested,
+        Some("approved") => Consent::Approved,
+        Some("declined") => Consent::Declined,
+        Some(_) => return Err(must_be(path, "consent", "\"approved\" or \"declined\"")),
+    };
+    let answer = match entry.get("answer") {
+        None => None,
+        Some(a) => {
+            let at = format!("{path}.answer");
+            let fields = object(a, &at)?;
+            let content = fields
+                .get("content")
+                .ok_or_else(|| missing(&at, "content"))?;
+            if !matches!(json::kind(content), Kind::String | Kind::Array) {
+                return Err(must_be(
+                    &at,
+                    "content",
+                    "a string or an array of content parts",
+                ));
+            }
+            Some((
+                required(&fields, "messageId", &at)?,
+                Opaque::from_raw(content),
+                text_of(&fields, "error", &at)?,
+            ))
+        }
+    };
+    Ok(SavedCall {
+        id: required(&entry, "id", path)?,
+        consent: decided,
+        consent_from: text_of(&entry, "consentFrom", path)?,
+        answer,
+    })
+}
+
+fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
+    let entry = object(item, path)?;
+    let code = required(&entry, "code", path)?;
+    let code = crate::rules::id(&code).ok_or_else(|| must_be(path, "code", "a rule id"))?;
+    let severity = match required(&entry, "severity", path)?.as_str() {
+        "fatal" => Severity::Fatal,
+        "violation" => Severity::Violation,
+        "warning" => Severity::Warning,
+        _ => {
+            return Err(must_be(
+                path,
+                "severity",
+                "\"fatal\", \"violation\" or \"warning\"",
+            ))
+        }
+    };
+    let mut v = Violation::new(
+        code,
+        severity,
+        number(&entry, "eventIndex", path)?,
+        required(&entry, "message", path)?,
+    );
+    v.tool_call_id = text_of(&entry, "toolCallId", path)?;
+    v.message_id = text_of(&entry, "messageId", path)?;
+    v.count = number(&entry, "count", path)? as u64;
+    if v.count == 0 {
+        return Err(must_be(path, "count", "at least 1"));
+    }
+    Ok(v)
+}
+
+/// The items of an optional array field.
+fn list<'a>(v: Option<Raw<'a>>, path: &str) -> Result<impl Iterator<Item = Raw<'a>>, String> {
+    let items = match v {
+        None => Vec::new(),
+        Some(v) => json::items(v).ok_or_else(|| must_be(path, "", "an array"))?,
+    };
+    Ok(items.into_iter())
+}
+
+/// An optional string field.
+fn text_of(map: &json::Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+    strict_string(map, key, path)
+}
+
+fn required(map: &json::Fields, key: &str, path: &str) -> Result<String, String> {
+    text_of(map, key, path)?.ok_or_else(|| missing(path, key))
+}
+
+/// A whole number field below 2^53, as JS writes counts and indices.
+fn number(map: &json::Fields, key: &str, path: &str) -> Result<usize, String> {
+    let raw = map.get(key).ok_or_else(|| missing(path, key))?;
+    match raw.get().parse::<u64>() {
+        Ok(n) if n < 1 << 53 => {
+            usize::try_from(n).map_err(|_| must_be(path, key, "a smaller number"))
+        }
+        _ => Err(must_be(path, key, "a whole number")),
+    }
+}

@@ -1,0 +1,277 @@
+//! Loading a saved thread (`Tracker::load`): what its history alone cannot
+//! bring back after a page reload (open interrupts and their decisions,
+//! consent and standing approvals, answers no run carried yet,
+//! violations). Everything is checked before anything changes: a refused
+//! value leaves the tracker as it was.
+
+use super::ApplicationError;
+use crate::events::saved::{self, Saved};
+use crate::machine::{
+    CallStatus, Consent, Names, OpenInterrupt, ResultSource, RunStatus, StandingApproval,
+    ToolResult, Tracker, Validation,
+};
+use crate::violation::Severity;
+use crate::violation_log::{MAX_KEPT_VIOLATIONS, MAX_MESSAGE_BYTES};
+use std::mem::size_of;
+
+impl Tracker {
+    /// Brings back a saved thread ([`crate::wire::save`], JS `tracker.save()`)
+    /// into a tracker that holds the thread's history
+    /// ([`Tracker::restore`]) and nothing else of its own: no run active,
+    /// no open interrupts or standing approvals. Refused, changing nothing,
+    /// with [`ApplicationError::Saved`] naming the field (a value of
+    /// another format version, a call the history does not hold, an id
+    /// over `max_id_bytes`, a standing approval's record that does not add
+    /// up, ...), or [`ApplicationError::Limit`] past the thread's budget.
+    /// An answer the history already carries is left out (the history
+    /// wins).
+    ///
+    /// ```
+    /// use agui_tool_calls::{events::Tool, Consent, Options, Tracker};
+    /// use serde_json::json;
+    ///
+    /// let options = Options { tools: vec![Tool::new("f", "", json!({}))], ..Options::default() };
+    /// let history = r#"{"messages":[{"id":"a1","role":"assistant","toolCalls":[
+    ///     {"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}]}"#;
+    /// let mut t = Tracker::new(options.clone());
+    /// t.restore_json(history).unwrap();
+    /// t.approve("c1").unwrap();
+    /// let saved = agui_tool_calls::wire::save(&t);
+    ///
+    /// let mut reloaded = Tracker::new(options);
+    /// reloaded.restore_json(history).unwrap();
+    /// reloaded.load(&saved).unwrap();
+    /// assert_eq!(reloaded.call("c1").unwrap().consent, Consent::Approved);
+    /// ```
+    pub fn load(&mut self, text: &str) -> Result<(), ApplicationError> {
+        if self.run.status == RunStatus::Running || !self.open.is_empty() {
+            return Err(ApplicationError::RunActive);
+        }
+        if !self.interrupts.is_empty() || !self.standing.is_empty() {
+            return Err(ApplicationError::Saved(
+                "a saved thread is loaded into a tracker with no interrupts or standing approvals of its own".into(),
+            ));
+        }
+        let limit = self.options.limits.max_event_bytes;
+        if text.len() > limit {
+            return Err(ApplicationError::Saved(format!(
+                "the saved value is {} bytes, over the limit of {limit} (limits.maxEventBytes)",
+                text.len()
+            )));
+        }
+        let saved = saved::read(text).map_err(ApplicationError::Saved)?;
+        let (cost, skip) = self.check_saved(&saved)?;
+        self.apply_saved(saved, &skip);
+        self.retained += cost;
+        self.changes.run = true;
+        self.version += 1;
+        Ok(())
+    }
+
+    /// Every rule of a saved value against this tracker: what it would
+    /// retain, and the saved answers the history already carries (left
+    /// out).
+    fn check_saved(&self, saved: &Saved) -> Result<(usize, Vec<bool>), ApplicationError> {
+        // One set for every kind of id, each kind its own prefix: one
+        // hash-map call site rather than one per set (size).
+        let mut seen = Names::default();
+        for (k, (interrupt, _)) in saved.interrupts.iter().enumerate() {
+            self.saved_id(&interrupt.id, "interrupts", k, ".interrupt.id")?;
+            if !first(&mut seen, 'i', &interrupt.id) {
+                return refused("interrupts", k, ".interrupt.id", "repeats an earlier id");
+            }
+            if let Some(call) = &interrupt.tool_call_id {
+                first(&mut seen, 'a', call);
+            }
+        }
+        let mut cost = 0;
+        for (k, s) in saved.standing.iter().enumerate() {
+            let list = "standingApprovals";
+            self.saved_id(&s.tool, list, k, ".tool")?;
+            self.saved_id(&s.tool_call_id, list, k, ".toolCallId")?;
+            if !first(&mut seen, 't', &s.tool) {
+                return refused(list, k, ".tool", "repeats an earlier tool");
+            }
+            if self.call(&s.tool_call_id).is_none_or(|c| c.name != s.tool) {
+                return refused(
+                    list,
+                    k,
+                    ".toolCallId",
+                    "names no call to its tool in the thread's history",
+                );
+            }
+            cost += size_of::<StandingApproval>() + s.tool.len() + s.tool_call_id.len();
+        }
+        let mut skip = Vec::with_capacity(saved.calls.len());
+        for (k, c) in saved.calls.iter().enumerate() {
+            self.saved_id(&c.id, "calls", k, ".id")?;
+            if !first(&mut seen, 'c', &c.id) {
+                return refused("calls", k, ".id", "repeats an earlier id");
+            }
+            let Some(call) = self.call(&c.id) else {
+                return refused("calls", k, ".id", "names no call in the thread's history");
+            };
+            if call.status != CallStatus::Complete {
+                return refused("calls", k, ".id", "names a call that is not complete");
+            }
+            if let Some(from) = &c.consent_from {
+                let given = saved
+                    .standing
+                    .iter()
+                    .any(|s| s.tool == call.name && &s.tool_call_id == from);
+                if c.consent != Consent::Approved || !given || call.validation != Validation::Valid
+                {
+                    return refused(
+                        "calls",
+                        k,
+                        ".consentFrom",
+                        "names no standing approval that covers this call",
+                    );
+                }
+            }
+            let carried = call.answered();
+            skip.push(carried);
+            let Some((message_id, content, error)) = &c.answer else {
+                continue;
+            };
+            if carried {
+                continue;
+            }
+            self.saved_id(message_id, "calls", k, ".answer.messageId")?;
+            if !first(&mut seen, 'a', &c.id) {
+                return refused(
+                    "calls",
+                    k,
+                    ".answer",
+                    "answers a call awaiting an interrupt",
+                );
+            }
+            let in_use = self.messages.contains_key(message_id.as_str())
+                || self.message_ids.contains(message_id.as_str());
+            if in_use || !first(&mut seen, 'm', message_id) {
+                return refused(
+                    "calls",
+                    k,
+                    ".answer.messageId",
+                    "is already used in the thread",
+                );
+            }
+            let answer = application_result(message_id, content, error.as_ref());
+            cost += crate::machine::budget::result_bytes(&answer);
+        }
+        let count = saved.violations.len();
+        if count > MAX_KEPT_VIOLATIONS + 2 {
+            return Err(ApplicationError::Saved(format!(
+                "field \"saved.violations\" holds {count} entries, over the {} a tracker keeps",
+                MAX_KEPT_VIOLATIONS + 2
+            )));
+        }
+        for (k, v) in saved.violations.iter().enumerate() {
+            // A kept message is cut at the limit and ends in an ellipsis.
+            if v.message.len() > MAX_MESSAGE_BYTES + 3 {
+                return refused(
+                    "violations",
+                    k,
+                    ".message",
+                    "is over the 1024 bytes a violation keeps",
+                );
+            }
+            if v.severity == Severity::Fatal && k + 1 != count {
+                return refused("violations", k, "", "is fatal but not the last");
+            }
+        }
+        if let Some(message) = self.over_budget(cost) {
+            return Err(ApplicationError::Limit(message));
+        }
+        Ok((cost, skip))
+    }
+
+    /// An id of entry `k` of `list` within `max_id_bytes` (rule S5).
+    fn saved_id(
+        &self,
+        value: &str,
+        list: &str,
+        k: usize,
+        key: &str,
+    ) -> Result<(), ApplicationError> {
+        let max = self.options.limits.max_id_bytes;
+        if value.len() > max {
+            let what = format!(
+                "is {} bytes, over the limit of {max} (limits.maxIdBytes)",
+                value.len()
+            );
+            return refused(list, k, key, &what);
+        }
+        Ok(())
+    }
+
+    fn apply_saved(&mut self, saved: Saved, skip: &[bool]) {
+        for (interrupt, decision) in saved.interrupts {
+            if let Some(i) = interrupt
+                .tool_call_id
+                .as_deref()
+                .and_then(|id| self.call_index(id))
+            {
+                self.calls[i].awaiting_interrupt = Some(interrupt.id.clone());
+                self.calls[i].pending = false;
+                self.touch(i);
+            }
+            self.interrupts.push(OpenInterrupt {
+                interrupt,
+                decision,
+            });
+        }
+        self.standing = saved.standing;
+        for (c, carried) in saved.calls.into_iter().zip(skip) {
+            let Some(i) = self.call_index(&c.id) else {
+                continue;
+            };
+            self.calls[i].consent = c.consent;
+            self.calls[i].consent_from = c.consent_from;
+            if let (Some((message_id, content, error)), false) = (c.answer, carried) {
+                let result = application_result(&message_id, &content, error.as_ref());
+                self.attach_result(Some(i), c.id, result);
+                self.undelivered.insert(i);
+            }
+            self.touch(i);
+        }
+        for v in saved.violations {
+            if v.severity == Severity::Fatal {
+                self.fatal = Some(v.clone());
+            }
+            self.violations.record(v);
+        }
+    }
+}
+
+/// Adds `id` of `kind` to `seen`; whether it was new.
+#[inline(never)]
+fn first(seen: &mut Names, kind: char, id: &str) -> bool {
+    let mut key = String::with_capacity(id.len() + 1);
+    key.push(kind);
+    key.push_str(id);
+    seen.insert(key)
+}
+
+/// `field "saved.<list>[k]<key>" <what>`: one writer for every refusal.
+fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
+    Err(ApplicationError::Saved(format!(
+        "field \"saved.{list}[{k}]{key}\" {what}"
+    )))
+}
+
+fn application_result(
+    message_id: &str,
+    content: &crate::events::Opaque,
+    error: Option<&String>,
+) -> ToolResult {
+    ToolResult {
+        message_id: message_id.to_owned(),
+        content: content.clone(),
+        error: error.cloned(),
+        owner: None,
+        source: ResultSource::Application,
+        event_index: None,
+        rejected: false,
+    }
+}
