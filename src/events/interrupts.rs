@@ -70,7 +70,7 @@ impl Serialize for Interrupt {
 
 impl Interrupt {
     /// The interrupt as compact JSON text.
-    fn to_json_text(&self) -> String {
+    pub(crate) fn to_json_text(&self) -> String {
         // Pushed piece by piece: a `format!` per field costs the wasm
         // module more than the text it writes.
         let mut out = String::from(r#"{"id":"#);

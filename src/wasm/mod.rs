@@ -11,8 +11,7 @@ mod clock;
 mod regexp;
 mod text_change;
 
-use crate::events::to_json;
-use crate::wire::{self, ChangeRecord, RefusalRecord, SummaryRecord};
+use crate::wire::{self, json_text, ChangeRecord, RefusalRecord, SummaryRecord};
 use crate::{ApplicationError, Changes, Tracker};
 use std::rc::Rc;
 use text_change::TextChange;
@@ -93,7 +92,7 @@ impl WasmTracker {
     /// millions of warnings never become one string.
     #[wasm_bindgen(js_name = summaryWithoutViolations)]
     pub fn summary_without_violations(&self) -> String {
-        to_json(&SummaryRecord::new(&self.tracker, false))
+        json_text(&SummaryRecord::new(&self.tracker, false))
     }
 
     /// How many violations the tracker holds.
@@ -108,7 +107,7 @@ impl WasmTracker {
         let all = self.tracker.violations();
         let to = to.min(all.len());
         let from = from.min(to);
-        to_json(&all[from..to])
+        json_text(&all[from..to])
     }
 
     /// Records the user's approval of a completed call (rule S3).
@@ -252,7 +251,7 @@ impl WasmTracker {
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
-        to_json(&self.tracker.tool_messages())
+        json_text(&self.tracker.tool_messages())
     }
 
     /// What changed since the last call, without a JSON record in the most
@@ -273,7 +272,7 @@ impl WasmTracker {
         if !whole && self.change.fill(&self.tracker, changes) {
             return self.change.header_address();
         }
-        self.record = to_json(&ChangeRecord::new(&self.tracker, changes));
+        self.record = json_text(&ChangeRecord::new(&self.tracker, changes));
         RECORDED
     }
 
@@ -290,8 +289,8 @@ impl WasmTracker {
     /// layer reads pushed input with `takeChange`; tests read this).
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
-        // Opaque payloads inside are written as given (`to_json`).
-        to_json(&ChangeRecord::new(&self.tracker, &changes))
+        // Opaque payloads inside are written as given (`json_text`).
+        json_text(&ChangeRecord::new(&self.tracker, &changes))
     }
 
     /// The change header and text `takeChange` last described (for tests:
@@ -308,7 +307,7 @@ impl WasmTracker {
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
     ) -> Result<String, JsValue> {
         operation(&mut self.tracker).map_err(|e| {
-            let record = to_json(&RefusalRecord::new(&e));
+            let record = json_text(&RefusalRecord::new(&e));
             JsValue::from_str(&record)
         })?;
         Ok(self.take_changes())

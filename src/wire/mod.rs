@@ -18,4 +18,4 @@ mod declarations;
 
 pub use names::refusal_kind;
 pub use options::parse_options;
-pub use records::{ChangeRecord, RefusalRecord, SummaryRecord};
+pub use records::{json_text, ChangeRecord, RefusalRecord, SummaryRecord, WriteJson};
