@@ -247,7 +247,7 @@ export class ToolCallTracker {
   startRun(input) {
     this.#live("startRun");
     const text = checkRunInput(input);
-    this.#operation("startRun", (core) => core.startRun(text, false));
+    this.#operation("startRun", (core) => core.operate(6 /* startRun */, text));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
@@ -286,7 +286,7 @@ export class ToolCallTracker {
     this.#live("restore");
     const [text, plain] = spelt(input, "restore(input)", false);
     restoreInput(plain, "restore(input): input");
-    return this.#operation("restore", (core) => core.startRun(text, true));
+    return this.#operation("restore", (core) => core.operate(7 /* restore */, text));
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
@@ -299,21 +299,21 @@ export class ToolCallTracker {
   /** Records the user's approval of a completed call. */
   approve(toolCallId) {
     const id = this.#callId("approve", toolCallId);
-    return this.#operation("approve", (core) => core.approve(id));
+    return this.#operation("approve", (core) => core.operate(0 /* approve */, id));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
     const id = this.#callId("decline", toolCallId);
     const why = optionalString(reason, "decline(toolCallId, reason): reason");
-    return this.#operation("decline", (core) => core.decline(id, why, newMessageId()));
+    return this.#operation("decline", (core) => core.operate(1 /* decline */, id, why, undefined, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
     const id = this.#callId("answer", toolCallId);
     const text = this.#content(id, content, "answer(toolCallId, content): content");
-    return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
+    return this.#operation("answer", (core) => core.operate(2 /* answer */, id, text, undefined, newMessageId()));
   }
 
   /** Resolves an open interrupt: the next run's resume entry carries `payload` (with `editedArgs`, for a tool-call approval). */
@@ -326,7 +326,7 @@ export class ToolCallTracker {
     if (options != null && kind(options) !== "object") fail(`${name}: options`, "an object", options);
     const edited = options?.editedArgs;
     const args = edited === undefined ? undefined : spelt(edited, `${name}: options.editedArgs`, false)[0];
-    return this.#operation("resolveInterrupt", (core) => core.resolveInterrupt(id, json && crossing(json, `${name}: payload`), args));
+    return this.#operation("resolveInterrupt", (core) => core.operate(4 /* resolveInterrupt */, id, json && crossing(json, `${name}: payload`), args));
   }
 
   /** The resume entries of the interrupts decided so far, for `runAgent({ resume })` (`nextRun` writes them itself). */
@@ -338,7 +338,7 @@ export class ToolCallTracker {
   /** Cancels an open interrupt: the next run's resume entry abandons it. */
   cancelInterrupt(interruptId) {
     const id = this.#interruptId("cancelInterrupt", interruptId);
-    return this.#operation("cancelInterrupt", (core) => core.cancelInterrupt(id));
+    return this.#operation("cancelInterrupt", (core) => core.operate(5 /* cancelInterrupt */, id));
   }
 
   /** Answers a completed call with a failure. */
@@ -346,7 +346,7 @@ export class ToolCallTracker {
     const id = this.#callId("fail", toolCallId);
     const message = requireString(error, "fail(toolCallId, error): error");
     const text = content == null ? undefined : this.#content(id, content, "fail(toolCallId, error, content): content");
-    return this.#operation("fail", (core) => core.fail(id, message, text, newMessageId()));
+    return this.#operation("fail", (core) => core.operate(3 /* fail */, id, message, text, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */

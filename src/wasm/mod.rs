@@ -39,6 +39,16 @@ const UNCHANGED: usize = 0;
 /// What `takeChange` found: a change `takeRecord` gives the record of.
 const RECORDED: usize = 1;
 
+/// The operations of [`WasmTracker::operate`], as `js/index.js` numbers them.
+const OP_APPROVE: u8 = 0;
+const OP_DECLINE: u8 = 1;
+const OP_ANSWER: u8 = 2;
+const OP_FAIL: u8 = 3;
+const OP_RESOLVE_INTERRUPT: u8 = 4;
+const OP_CANCEL_INTERRUPT: u8 = 5;
+/// `startRun`: 6; `restore`: 7.
+const OP_RESTORE: u8 = 7;
+
 #[wasm_bindgen]
 impl WasmTracker {
     /// A tracker configured by the options object, as JSON text; with
@@ -110,96 +120,31 @@ impl WasmTracker {
         json_text(&all[from..to])
     }
 
-    /// Records the user's approval of a completed call (rule S3).
-    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
-        self.applied(|t| t.approve(id))
-    }
-
-    /// Declines a completed call: answered by a tool message saying so.
-    pub fn decline(
+    /// The application operations, through one export (each export costs
+    /// the module a shim and the glue a method): `op` names the operation
+    /// (`OP_*`), `id` its call or interrupt (for `startRun` and `restore`,
+    /// the run input as JSON), and `a`, `b` and `message_id` its other
+    /// arguments, as the method of the same name below takes them. A new
+    /// operation: a method below, a number here, and its call in
+    /// `js/index.js`.
+    pub fn operate(
         &mut self,
+        op: u8,
         id: &str,
-        reason: Option<String>,
-        message_id: &str,
+        a: Option<String>,
+        b: Option<String>,
+        message_id: Option<String>,
     ) -> Result<String, JsValue> {
-        self.applied(|t| t.decline(id, reason.as_deref(), message_id))
-    }
-
-    /// Answers a completed call; `content_json` is a string or content
-    /// parts, as JSON.
-    pub fn answer(
-        &mut self,
-        id: &str,
-        content_json: &str,
-        message_id: &str,
-    ) -> Result<String, JsValue> {
-        // Kept as given: only the syntax is checked, at any depth.
-        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
-            JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
-        })?;
-        self.applied(|t| t.answer(id, content, message_id))
-    }
-
-    /// Answers a completed call with a failure; `content_json`, when given,
-    /// is a string or content parts, as JSON.
-    pub fn fail(
-        &mut self,
-        id: &str,
-        error: &str,
-        content_json: Option<String>,
-        message_id: &str,
-    ) -> Result<String, JsValue> {
-        // Kept as given, like `answer`'s: only the syntax is checked.
-        let content = match content_json {
-            Some(json) => Some(crate::events::Opaque::from_json(&json).map_err(|e| {
-                JsValue::from(JsError::new(&format!("fail content is not JSON: {e}")))
-            })?),
-            None => None,
-        };
-        self.applied(|t| t.fail(id, error, content, message_id))
-    }
-
-    /// Resolves an open interrupt (rule I4); `payload_json` and
-    /// `edited_args_json`, when given, are JSON.
-    #[wasm_bindgen(js_name = resolveInterrupt)]
-    pub fn resolve_interrupt(
-        &mut self,
-        id: &str,
-        payload_json: Option<String>,
-        edited_args_json: Option<String>,
-    ) -> Result<String, JsValue> {
-        let read = |json: Option<String>| match json {
-            Some(json) => crate::events::Opaque::from_json(&json)
-                .map(Some)
-                .map_err(|e| JsValue::from(JsError::new(&format!("not JSON: {e}")))),
-            None => Ok(None),
-        };
-        let payload = read(payload_json)?;
-        let edited_args = read(edited_args_json)?;
-        self.applied(|t| t.resolve_interrupt(id, payload, edited_args))
-    }
-
-    /// Cancels an open interrupt (rule I4).
-    #[wasm_bindgen(js_name = cancelInterrupt)]
-    pub fn cancel_interrupt(&mut self, id: &str) -> Result<String, JsValue> {
-        self.applied(|t| t.cancel_interrupt(id))
-    }
-
-    /// Checks the next run's input (rule F6) and advertises its tools;
-    /// refused with an error naming each unanswered call. With `restore`,
-    /// restores a thread from saved history instead (`Tracker::restore`,
-    /// rule F8): one export, one instance of `applied` (size).
-    #[wasm_bindgen(js_name = startRun)]
-    pub fn start_run(&mut self, input_json: &str, restore: bool) -> Result<String, JsValue> {
-        self.applied(|t| {
-            let input = crate::events::RunInput::from_json(input_json)
-                .map_err(|e| ApplicationError::MalformedInput(e.message))?;
-            if restore {
-                t.restore(input)
-            } else {
-                t.start_run(input)
-            }
-        })
+        let message_id = message_id.as_deref().unwrap_or_default();
+        match op {
+            OP_APPROVE => self.approve(id),
+            OP_DECLINE => self.decline(id, a, message_id),
+            OP_ANSWER => self.answer(id, a.as_deref().unwrap_or_default(), message_id),
+            OP_FAIL => self.fail(id, a.as_deref().unwrap_or_default(), b, message_id),
+            OP_RESOLVE_INTERRUPT => self.resolve_interrupt(id, a, b),
+            OP_CANCEL_INTERRUPT => self.cancel_interrupt(id),
+            _ => self.start_run(id, op == OP_RESTORE),
+        }
     }
 
     /// Where each message (ids separated by NUL) and then each call first
@@ -284,6 +229,95 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
+    /// Records the user's approval of a completed call (rule S3).
+    pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.approve(id))
+    }
+
+    /// Declines a completed call: answered by a tool message saying so.
+    pub fn decline(
+        &mut self,
+        id: &str,
+        reason: Option<String>,
+        message_id: &str,
+    ) -> Result<String, JsValue> {
+        self.applied(|t| t.decline(id, reason.as_deref(), message_id))
+    }
+
+    /// Answers a completed call; `content_json` is a string or content
+    /// parts, as JSON.
+    pub fn answer(
+        &mut self,
+        id: &str,
+        content_json: &str,
+        message_id: &str,
+    ) -> Result<String, JsValue> {
+        // Kept as given: only the syntax is checked, at any depth.
+        let content = crate::events::Opaque::from_json(content_json).map_err(|e| {
+            JsValue::from(JsError::new(&format!("answer content is not JSON: {e}")))
+        })?;
+        self.applied(|t| t.answer(id, content, message_id))
+    }
+
+    /// Answers a completed call with a failure; `content_json`, when given,
+    /// is a string or content parts, as JSON.
+    pub fn fail(
+        &mut self,
+        id: &str,
+        error: &str,
+        content_json: Option<String>,
+        message_id: &str,
+    ) -> Result<String, JsValue> {
+        // Kept as given, like `answer`'s: only the syntax is checked.
+        let content = match content_json {
+            Some(json) => Some(crate::events::Opaque::from_json(&json).map_err(|e| {
+                JsValue::from(JsError::new(&format!("fail content is not JSON: {e}")))
+            })?),
+            None => None,
+        };
+        self.applied(|t| t.fail(id, error, content, message_id))
+    }
+
+    /// Resolves an open interrupt (rule I4); `payload_json` and
+    /// `edited_args_json`, when given, are JSON.
+    pub fn resolve_interrupt(
+        &mut self,
+        id: &str,
+        payload_json: Option<String>,
+        edited_args_json: Option<String>,
+    ) -> Result<String, JsValue> {
+        let read = |json: Option<String>| match json {
+            Some(json) => crate::events::Opaque::from_json(&json)
+                .map(Some)
+                .map_err(|e| JsValue::from(JsError::new(&format!("not JSON: {e}")))),
+            None => Ok(None),
+        };
+        let payload = read(payload_json)?;
+        let edited_args = read(edited_args_json)?;
+        self.applied(|t| t.resolve_interrupt(id, payload, edited_args))
+    }
+
+    /// Cancels an open interrupt (rule I4).
+    pub fn cancel_interrupt(&mut self, id: &str) -> Result<String, JsValue> {
+        self.applied(|t| t.cancel_interrupt(id))
+    }
+
+    /// Checks the next run's input (rule F6) and advertises its tools;
+    /// refused with an error naming each unanswered call. With `restore`,
+    /// restores a thread from saved history instead (`Tracker::restore`,
+    /// rule F8): one export, one instance of `applied` (size).
+    pub fn start_run(&mut self, input_json: &str, restore: bool) -> Result<String, JsValue> {
+        self.applied(|t| {
+            let input = crate::events::RunInput::from_json(input_json)
+                .map_err(|e| ApplicationError::MalformedInput(e.message))?;
+            if restore {
+                t.restore(input)
+            } else {
+                t.start_run(input)
+            }
+        })
+    }
+
     /// What changed since the last record, always as a whole
     /// `ChangeRecord` in JSON (the application operations' result; the JS
     /// layer reads pushed input with `takeChange`; tests read this).
