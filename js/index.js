@@ -213,7 +213,7 @@ export class ToolCallTracker {
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
     this.#live("pushSse");
-    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
+    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.text(0 /* takeEvents */))));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
       return this.#pushed("pushSse", SSE_BYTES, crossing(bytes, "pushSse(chunk): chunk"), events);
@@ -351,7 +351,7 @@ export class ToolCallTracker {
 
   /** The tool messages the application produced, for the next run's `messages`. */
   toolMessages() {
-    return JSON.parse(this.#call("toolMessages", (core) => core.toolMessages()));
+    return JSON.parse(this.#call("toolMessages", (core) => core.text(1 /* toolMessages */)));
   }
 
   /** Releases the wasm memory; the tracker is unusable afterwards. Harmless when repeated. */

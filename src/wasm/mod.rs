@@ -49,6 +49,13 @@ const OP_CANCEL_INTERRUPT: u8 = 5;
 /// `startRun`: 6; `restore`: 7.
 const OP_RESTORE: u8 = 7;
 
+/// What [`WasmTracker::text`] returns, as the JS layer numbers it:
+/// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
+/// `violationsJson`.
+const TEXT_EVENTS: u8 = 0;
+const TEXT_TOOL_MESSAGES: u8 = 1;
+const TEXT_SUMMARY: u8 = 2;
+
 #[wasm_bindgen]
 impl WasmTracker {
     /// A tracker configured by the options object, as JSON text; with
@@ -96,28 +103,22 @@ impl WasmTracker {
         self.read_sse(chunk)
     }
 
-    /// The whole state, without argument text or values (see
-    /// `SummaryRecord`), as JSON, with `violations` left empty: a report
-    /// reads them in pages with [`WasmTracker::violations_json`], so
-    /// millions of warnings never become one string.
-    #[wasm_bindgen(js_name = summaryWithoutViolations)]
-    pub fn summary_without_violations(&self) -> String {
-        json_text(&SummaryRecord::new(&self.tracker, false))
+    /// Text the JS layer reads now and then, through one export (each
+    /// export costs the module a shim and the glue a method): `what` names
+    /// it (`TEXT_*`), `from..to` are `violationsJson`'s bounds.
+    pub fn text(&mut self, what: u8, from: usize, to: usize) -> String {
+        match what {
+            TEXT_EVENTS => self.take_events(),
+            TEXT_TOOL_MESSAGES => self.tool_messages(),
+            TEXT_SUMMARY => self.summary_without_violations(),
+            _ => self.violations_json(from, to),
+        }
     }
 
     /// How many violations the tracker holds.
     #[wasm_bindgen(js_name = violationCount)]
     pub fn violation_count(&self) -> usize {
         self.tracker.violations().len()
-    }
-
-    /// The violations `from..to` (clamped to those held), as a JSON array.
-    #[wasm_bindgen(js_name = violationsJson)]
-    pub fn violations_json(&self, from: usize, to: usize) -> String {
-        let all = self.tracker.violations();
-        let to = to.min(all.len());
-        let from = from.min(to);
-        json_text(&all[from..to])
     }
 
     /// The application operations, through one export (each export costs
@@ -175,30 +176,6 @@ impl WasmTracker {
         self.take_changes()
     }
 
-    /// The events accepted from event streams since the last call, as one
-    /// JSON array (each was read as one JSON value, so joining is enough).
-    #[wasm_bindgen(js_name = takeEvents)]
-    pub fn take_events(&mut self) -> String {
-        let Some(events) = self.events.as_mut() else {
-            return "[]".to_owned();
-        };
-        let mut out = String::from("[");
-        for event in std::mem::take(events) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&event);
-        }
-        out.push(']');
-        out
-    }
-
-    /// The application's answers for the next run's `messages`, as JSON.
-    #[wasm_bindgen(js_name = toolMessages)]
-    pub fn tool_messages(&self) -> String {
-        json_text(&self.tracker.tool_messages())
-    }
-
     /// What changed since the last call, without a JSON record in the most
     /// common case: `0` nothing; `1` a change whose `ChangeRecord`
     /// `takeRecord` returns (any change at all with `whole`); otherwise text
@@ -229,6 +206,44 @@ impl WasmTracker {
 }
 
 impl WasmTracker {
+    /// The whole state, without argument text or values (see
+    /// `SummaryRecord`), as JSON, with `violations` left empty: a report
+    /// reads them in pages with [`WasmTracker::violations_json`], so
+    /// millions of warnings never become one string.
+    pub fn summary_without_violations(&self) -> String {
+        json_text(&SummaryRecord::new(&self.tracker, false))
+    }
+
+    /// The violations `from..to` (clamped to those held), as a JSON array.
+    pub fn violations_json(&self, from: usize, to: usize) -> String {
+        let all = self.tracker.violations();
+        let to = to.min(all.len());
+        let from = from.min(to);
+        json_text(&all[from..to])
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
+    /// The application's answers for the next run's `messages`, as JSON.
+    pub fn tool_messages(&self) -> String {
+        json_text(&self.tracker.tool_messages())
+    }
+
     /// Records the user's approval of a completed call (rule S3).
     pub fn approve(&mut self, id: &str) -> Result<String, JsValue> {
         self.applied(|t| t.approve(id))
