@@ -15,7 +15,7 @@ pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
 /// `field "path.key" must be what` (`path` alone when `key` is empty): one
 /// writer for the nested payloads' type errors, rather than a `format!`
 /// per field and per module in the wasm module.
-pub(super) fn must_be(path: &str, key: &str, what: &str) -> String {
+pub(crate) fn must_be(path: &str, key: &str, what: &str) -> String {
     let mut m = field_error(path, key, " must be ");
     m.push_str(what);
     m
@@ -31,7 +31,7 @@ pub(super) fn field_error(path: &str, key: &str, rest: &str) -> String {
 }
 
 /// `missing field "path.key"`.
-pub(super) fn missing(path: &str, key: &str) -> String {
+pub(crate) fn missing(path: &str, key: &str) -> String {
     let mut m = String::from("missing field \"");
     push_path(&mut m, path, key);
     m.push('"');
@@ -40,7 +40,7 @@ pub(super) fn missing(path: &str, key: &str) -> String {
 
 /// `path[i]`: one function for every list's item paths, rather than a
 /// `format!` at each (each is code of its own in the wasm module).
-pub(super) fn item_path(path: &str, i: usize) -> String {
+pub(crate) fn item_path(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
