@@ -293,7 +293,7 @@ export class ToolCallTracker {
   abortRun(reason) {
     this.#live("abortRun");
     const why = optionalString(reason, "abortRun(reason): reason");
-    return this.#operation("abortRun", (core) => core.abortRun(why));
+    return this.#operation("abortRun", (core) => core.operate(8 /* abortRun */, "", why));
   }
 
   /** Records the user's approval of a completed call. */

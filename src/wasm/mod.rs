@@ -48,6 +48,8 @@ const OP_RESOLVE_INTERRUPT: u8 = 4;
 const OP_CANCEL_INTERRUPT: u8 = 5;
 /// `startRun`: 6; `restore`: 7.
 const OP_RESTORE: u8 = 7;
+/// `abortRun`, its reason in `a` (never refused).
+const OP_ABORT_RUN: u8 = 8;
 
 /// What [`WasmTracker::text`] returns, as the JS layer numbers it:
 /// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
@@ -124,10 +126,10 @@ impl WasmTracker {
     /// The application operations, through one export (each export costs
     /// the module a shim and the glue a method): `op` names the operation
     /// (`OP_*`), `id` its call or interrupt (for `startRun` and `restore`,
-    /// the run input as JSON), and `a`, `b` and `message_id` its other
-    /// arguments, as the method of the same name below takes them. A new
-    /// operation: a method below, a number here, and its call in
-    /// `js/index.js`.
+    /// the run input as JSON; for `abortRun`, nothing), and `a`, `b` and
+    /// `message_id` its other arguments, as the method of the same name
+    /// below takes them. A new operation: a method below, a number here,
+    /// and its call in `js/index.js`.
     pub fn operate(
         &mut self,
         op: u8,
@@ -144,6 +146,7 @@ impl WasmTracker {
             OP_FAIL => self.fail(id, a.as_deref().unwrap_or_default(), b, message_id),
             OP_RESOLVE_INTERRUPT => self.resolve_interrupt(id, a, b),
             OP_CANCEL_INTERRUPT => self.cancel_interrupt(id),
+            OP_ABORT_RUN => Ok(self.abort_run(a)),
             _ => self.start_run(id, op == OP_RESTORE),
         }
     }
@@ -166,14 +169,6 @@ impl WasmTracker {
             out.push(as_i32(call.position()));
         }
         out
-    }
-
-    /// Ends the active run locally (`Tracker::abort_run`); returns the
-    /// change record.
-    #[wasm_bindgen(js_name = abortRun)]
-    pub fn abort_run(&mut self, reason: Option<String>) -> String {
-        self.tracker.abort_run(reason.as_deref());
-        self.take_changes()
     }
 
     /// What changed since the last call, without a JSON record in the most
@@ -242,6 +237,13 @@ impl WasmTracker {
     /// The application's answers for the next run's `messages`, as JSON.
     pub fn tool_messages(&self) -> String {
         json_text(&self.tracker.tool_messages())
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
     }
 
     /// Records the user's approval of a completed call (rule S3).
