@@ -56,7 +56,7 @@ const scenarios = {
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" }));
     core.feedJson(JSON.stringify({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: JSON.stringify({ s }) }));
     const ok = core.feedJson(JSON.stringify({ type: "TOOL_CALL_END", toolCallId: "c" }));
-    const call = JSON.parse(core.summaryWithoutViolations()).calls?.[0];
+    const call = JSON.parse(core.text(2 /* summaryWithoutViolations */)).calls?.[0];
     return { fed: s.length, stopped: ok ? "no" : "fatal", validation: call?.validation };
   },
   /**
@@ -154,7 +154,7 @@ function streamCall(core, text, id = "c") {
 
 /** The last call's validation, and how many schema errors it counts and keeps. */
 function verdict(core) {
-  const calls = JSON.parse(core.summaryWithoutViolations()).calls ?? [];
+  const calls = JSON.parse(core.text(2 /* summaryWithoutViolations */)).calls ?? [];
   const call = calls[calls.length - 1];
   const error = call?.argsError;
   return {
@@ -221,7 +221,7 @@ async function runOne(name) {
   const memory = exports.memory.buffer.byteLength / MiB;
   let fatal = null;
   try {
-    fatal = JSON.parse(core.summaryWithoutViolations()).fatal;
+    fatal = JSON.parse(core.text(2 /* summaryWithoutViolations */)).fatal;
   } catch {
     // a trapped module answers nothing more
   }

@@ -213,7 +213,7 @@ export class ToolCallTracker {
   /** Reads raw `text/event-stream` input, split anywhere. */
   pushSse(chunk) {
     this.#live("pushSse");
-    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.takeEvents())));
+    const events = this.#onEvent && (() => JSON.parse(this.#call("pushSse", (core) => core.text(0 /* takeEvents */))));
     if (typeof chunk !== "string") {
       const bytes = toBytes(chunk);
       return this.#pushed("pushSse", SSE_BYTES, crossing(bytes, "pushSse(chunk): chunk"), events);
@@ -247,7 +247,7 @@ export class ToolCallTracker {
   startRun(input) {
     this.#live("startRun");
     const text = checkRunInput(input);
-    this.#operation("startRun", (core) => core.startRun(text, false));
+    this.#operation("startRun", (core) => core.operate(6 /* startRun */, text));
   }
 
   /** The next run's input: `input` with its history completed, declared as by `startRun` (README: "The next run"). */
@@ -286,14 +286,14 @@ export class ToolCallTracker {
     this.#live("restore");
     const [text, plain] = spelt(input, "restore(input)", false);
     restoreInput(plain, "restore(input): input");
-    return this.#operation("restore", (core) => core.startRun(text, true));
+    return this.#operation("restore", (core) => core.operate(7 /* restore */, text));
   }
 
   /** Ends the active run locally: status `aborted`, open calls abandoned. */
   abortRun(reason) {
     this.#live("abortRun");
     const why = optionalString(reason, "abortRun(reason): reason");
-    return this.#operation("abortRun", (core) => core.abortRun(why));
+    return this.#operation("abortRun", (core) => core.operate(8 /* abortRun */, "", why));
   }
 
   /**
@@ -307,7 +307,7 @@ export class ToolCallTracker {
     if (options != null && kind(options) !== "object") fail(name, "an object", options);
     const remember = read(() => options?.remember, name);
     if (remember !== undefined && remember !== "tool") fail("approve(toolCallId, options): options.remember", '"tool"', remember);
-    return this.#operation("approve", (core) => core.approve(id, !!remember));
+    return this.#operation("approve", (core) => core.operate(0 /* approve */, id, remember));
   }
 
   /**
@@ -317,7 +317,7 @@ export class ToolCallTracker {
    * no run carried yet, violations), with the format's `version`.
    */
   save() {
-    return JSON.parse(this.#call("save", (core) => core.save()));
+    return JSON.parse(this.#call("save", (core) => core.operate(9 /* save */, "")));
   }
 
   /**
@@ -329,7 +329,7 @@ export class ToolCallTracker {
   load(saved) {
     this.#live("load");
     const text = typeof saved === "string" ? crossing(saved, "load(saved)") : spelt(saved, "load(saved)", false)[0];
-    return this.#operation("load", (core) => core.load(text));
+    return this.#operation("load", (core) => core.operate(10 /* load */, text));
   }
 
   /**
@@ -356,21 +356,21 @@ export class ToolCallTracker {
   revokeApproval(tool) {
     this.#live("revokeApproval");
     const name = requireString(tool, "revokeApproval(tool): tool");
-    return this.#operation("revokeApproval", (core) => core.revokeApproval(name));
+    return this.#operation("revokeApproval", (core) => core.operate(11 /* revokeApproval */, name));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */
   decline(toolCallId, reason) {
     const id = this.#callId("decline", toolCallId);
     const why = optionalString(reason, "decline(toolCallId, reason): reason");
-    return this.#operation("decline", (core) => core.decline(id, why, newMessageId()));
+    return this.#operation("decline", (core) => core.operate(1 /* decline */, id, why, undefined, newMessageId()));
   }
 
   /** Answers a completed call with the tool's output: a string or content parts. */
   answer(toolCallId, content) {
     const id = this.#callId("answer", toolCallId);
     const text = this.#content(id, content, "answer(toolCallId, content): content");
-    return this.#operation("answer", (core) => core.answer(id, text, newMessageId()));
+    return this.#operation("answer", (core) => core.operate(2 /* answer */, id, text, undefined, newMessageId()));
   }
 
   /** Resolves an open interrupt: the next run's resume entry carries `payload` (with `editedArgs`, for a tool-call approval). */
@@ -383,7 +383,7 @@ export class ToolCallTracker {
     if (options != null && kind(options) !== "object") fail(`${name}: options`, "an object", options);
     const edited = options?.editedArgs;
     const args = edited === undefined ? undefined : spelt(edited, `${name}: options.editedArgs`, false)[0];
-    return this.#operation("resolveInterrupt", (core) => core.resolveInterrupt(id, json && crossing(json, `${name}: payload`), args));
+    return this.#operation("resolveInterrupt", (core) => core.operate(4 /* resolveInterrupt */, id, json && crossing(json, `${name}: payload`), args));
   }
 
   /** The resume entries of the interrupts decided so far, for `runAgent({ resume })` (`nextRun` writes them itself). */
@@ -395,7 +395,7 @@ export class ToolCallTracker {
   /** Cancels an open interrupt: the next run's resume entry abandons it. */
   cancelInterrupt(interruptId) {
     const id = this.#interruptId("cancelInterrupt", interruptId);
-    return this.#operation("cancelInterrupt", (core) => core.cancelInterrupt(id));
+    return this.#operation("cancelInterrupt", (core) => core.operate(5 /* cancelInterrupt */, id));
   }
 
   /** Answers a completed call with a failure. */
@@ -403,12 +403,12 @@ export class ToolCallTracker {
     const id = this.#callId("fail", toolCallId);
     const message = requireString(error, "fail(toolCallId, error): error");
     const text = content == null ? undefined : this.#content(id, content, "fail(toolCallId, error, content): content");
-    return this.#operation("fail", (core) => core.fail(id, message, text, newMessageId()));
+    return this.#operation("fail", (core) => core.operate(3 /* fail */, id, message, text, newMessageId()));
   }
 
   /** The tool messages the application produced, for the next run's `messages`. */
   toolMessages() {
-    return JSON.parse(this.#call("toolMessages", (core) => core.toolMessages()));
+    return JSON.parse(this.#call("toolMessages", (core) => core.text(1 /* toolMessages */)));
   }
 
   /** Releases the wasm memory; the tracker is unusable afterwards. Harmless when repeated. */

@@ -57,6 +57,7 @@ fn refused<T: std::fmt::Debug>(
     assert_eq!(state_of(t), before, "a refused operation changes nothing");
     assert_eq!(t.version(), version);
     assert!(t.take_changes().is_empty());
+    refusal_agrees(&err);
     err
 }
 

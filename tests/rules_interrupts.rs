@@ -72,6 +72,7 @@ fn refused(
     assert_eq!(everything(t), before, "a refused operation changes nothing");
     assert_eq!(t.version(), version);
     assert!(t.take_changes().is_empty());
+    refusal_agrees(&err);
     err
 }
 
@@ -434,6 +435,7 @@ fn i5_an_expired_interrupt_can_only_be_cancelled() {
     // ...and sent at noon: refused, naming it; a date that does not parse never expires.
     NOW.store(noon, Ordering::SeqCst);
     let err = t.start_run(resolved).unwrap_err();
+    refusal_agrees(&err);
     assert!(
         matches!(&err, ApplicationError::Uncovered(list) if list.len() == 1 && list[0].expired)
     );

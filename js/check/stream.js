@@ -222,10 +222,10 @@ async function checkStream(ctx, stream, chunks) {
       const line = lines.lineOf(index);
       return line === null ? null : stream.lineOf(line);
     };
-    const summary = JSON.parse(tracker.summaryWithoutViolations());
+    const summary = JSON.parse(tracker.text(2 /* summaryWithoutViolations */));
     const fatalRead = reader.fatal === true;
     for (let from = 0, n = tracker.violationCount(); from < n; from += VIOLATION_PAGE) {
-      for (const v of JSON.parse(tracker.violationsJson(from, from + VIOLATION_PAGE))) found.add({ ...v, line: lineOf(v.eventIndex) });
+      for (const v of JSON.parse(tracker.text(3 /* violationsJson */, from, from + VIOLATION_PAGE))) found.add({ ...v, line: lineOf(v.eventIndex) });
     }
     for (const v of findingsOf(summary, lineOf, stopped || fatalRead)) found.add(v);
     const cut = reader.unfinished?.();
@@ -276,7 +276,7 @@ function declareRequest(tracker, stream) {
   }
   if (input === null || typeof input !== "object" || Array.isArray(input)) return;
   try {
-    tracker.startRun(stream.request);
+    tracker.operate(6 /* startRun */, stream.request);
   } catch (error) {
     stream.notes.push(`the captured request's run input was not used: ${coreMessage(error)}`);
     return;

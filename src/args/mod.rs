@@ -268,7 +268,13 @@ impl ArgsReader {
     /// deltas and finishes again (rule T7).
     pub fn finish(&self) -> Result<Value, ArgsError> {
         self.check()?;
-        serde_json::from_str(&self.text).map_err(|e| self.serde_error(&e))
+        // Read by the tracker's own reader of checked JSON text (as tool
+        // schemas are), not by serde_json's `Value` deserializer: the
+        // check above agrees with serde_json on validity, depth and number
+        // range, so this cannot fail on text it passed (and leaves only
+        // JSON whitespace around the value).
+        crate::events::json::value(crate::events::json::Raw::new(self.text.trim_ascii()))
+            .map_err(|message| parse_error(format!("invalid JSON ({message})"), 0))
     }
 
     /// Whether [`finish`](Self::finish) would succeed, without building the
@@ -338,25 +344,6 @@ impl ArgsReader {
                 stop.at
             ),
             stop.at,
-        )
-    }
-
-    /// A refusal of the final parse the scanner did not foresee: kept so the
-    /// two always agree on validity; `serde_json`'s line and column become a
-    /// byte offset.
-    fn serde_error(&self, e: &serde_json::Error) -> ArgsError {
-        let line_start: usize = self
-            .text
-            .split_inclusive('\n')
-            .take(e.line().saturating_sub(1))
-            .map(str::len)
-            .sum();
-        let at = (line_start + e.column().saturating_sub(1)).min(self.text.len());
-        // Not `{e}`: serde's `Display` would link all its messages and
-        // `std::io`'s into the module for a case the fuzzing never found.
-        parse_error(
-            format!("invalid JSON ({:?}) at byte {at}", e.classify()),
-            at,
         )
     }
 }

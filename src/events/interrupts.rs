@@ -5,7 +5,7 @@
 //! fields the schema does not describe) are kept as given.
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
-use super::payload::{missing, must_be, object};
+use super::payload::{item_path, missing, must_be, object};
 use super::Opaque;
 use crate::quote::quoted;
 use serde::{Serialize, Serializer};
@@ -70,7 +70,7 @@ impl Serialize for Interrupt {
 
 impl Interrupt {
     /// The interrupt as compact JSON text.
-    fn to_json_text(&self) -> String {
+    pub(crate) fn to_json_text(&self) -> String {
         // Pushed piece by piece: a `format!` per field costs the wasm
         // module more than the text it writes.
         let mut out = String::from(r#"{"id":"#);
@@ -171,7 +171,7 @@ pub(super) fn interrupts(items: Vec<Raw<'_>>) -> Result<Vec<Interrupt>, String> 
     }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        out.push(interrupt(item, &format!("outcome.interrupts[{i}]"))?);
+        out.push(interrupt(item, &item_path("outcome.interrupts", i))?);
     }
     Ok(out)
 }
@@ -235,7 +235,7 @@ pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
     let items = json::items(v).ok_or("field \"input.resume\" must be an array")?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let path = format!("input.resume[{i}]");
+        let path = item_path("input.resume", i);
         let map = object(item, &path)?;
         let interrupt_id = strict_string(&map, "interruptId", &path)?
             .ok_or_else(|| missing(&path, "interruptId"))?;

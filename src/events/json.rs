@@ -369,12 +369,21 @@ fn value_at(raw: Raw<'_>, depth: usize) -> Result<Value, String> {
             }
             Ok(Value::Array(values))
         }
-        // Only a number out of `f64`'s range fails here (the text is
-        // checked). Said without formatting serde's error, whose `Display`
-        // alone links every message serde_json and `std::io` have.
-        Kind::Null | Kind::Other => {
-            serde_json::from_str(raw.get()).map_err(|_| "number out of range".to_owned())
-        }
+        Kind::Null => Ok(Value::Null),
+        // A number, read by serde_json's number parser alone (`Number`'s
+        // `FromStr`: not its `Value` deserializer, which would link the
+        // visitors of every kind); only one out of `f64`'s range fails
+        // (the text is checked). Said without formatting serde's error,
+        // whose `Display` alone links every message serde_json and
+        // `std::io` have.
+        Kind::Other => match raw.get() {
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            number => number
+                .parse::<serde_json::Number>()
+                .map(Value::Number)
+                .map_err(|_| "number out of range".to_owned()),
+        },
     }
 }
 

@@ -11,7 +11,7 @@ pub(crate) mod fields;
 mod interrupts;
 pub(crate) mod json;
 mod opaque;
-mod payload;
+pub(crate) mod payload;
 mod raw;
 pub mod saved;
 mod strip;

@@ -15,7 +15,7 @@ pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
 /// `field "path.key" must be what` (`path` alone when `key` is empty): one
 /// writer for the nested payloads' type errors, rather than a `format!`
 /// per field and per module in the wasm module.
-pub(super) fn must_be(path: &str, key: &str, what: &str) -> String {
+pub(crate) fn must_be(path: &str, key: &str, what: &str) -> String {
     let mut m = field_error(path, key, " must be ");
     m.push_str(what);
     m
@@ -31,10 +31,23 @@ pub(super) fn field_error(path: &str, key: &str, rest: &str) -> String {
 }
 
 /// `missing field "path.key"`.
-pub(super) fn missing(path: &str, key: &str) -> String {
+pub(crate) fn missing(path: &str, key: &str) -> String {
     let mut m = String::from("missing field \"");
     push_path(&mut m, path, key);
     m.push('"');
+    m
+}
+
+/// `path[i]`: one function for every list's item paths, rather than a
+/// `format!` at each (each is code of its own in the wasm module).
+pub(crate) fn item_path(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+/// `path.key`, as [`item_path`].
+pub(super) fn key_path(path: &str, key: &str) -> String {
+    let mut m = String::with_capacity(path.len() + key.len() + 1);
+    push_path(&mut m, path, key);
     m
 }
 
@@ -83,7 +96,7 @@ fn optional_array<'a>(
 ) -> Result<Option<Vec<Raw<'a>>>, String> {
     match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
-        Some(v) => array(v, &format!("{path}.{key}")).map(Some),
+        Some(v) => array(v, &key_path(path, key)).map(Some),
     }
 }
 
@@ -115,7 +128,7 @@ pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
 fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let path = format!("input.tools[{i}]");
+        let path = item_path("input.tools", i);
         let map = object(item, &path)?;
         out.push(Tool {
             name: required_string(&map, "name", &path)?,
@@ -145,7 +158,7 @@ pub(super) fn messages(
     let items = array(v, path)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        out.push(message(item, &format!("{path}[{i}]"), stripped)?);
+        out.push(message(item, &item_path(path, i), stripped)?);
     }
     Ok(out)
 }
@@ -161,13 +174,16 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
     let mut tool_calls = Vec::new();
     if let Some(items) = optional_array(&map, "toolCalls", path)? {
         for (i, item) in items.into_iter().enumerate() {
-            tool_calls.push(history_call(item, &format!("{path}.toolCalls[{i}]"))?);
+            tool_calls.push(history_call(
+                item,
+                &item_path(&key_path(path, "toolCalls"), i),
+            )?);
         }
     }
     let content = match map.get("content") {
         // Content parts are the tool and user messages' (rule P1).
         Some(c) if role == "tool" || role == "user" => {
-            Some(strip::content(c, &format!("{path}.content"), stripped)?)
+            Some(strip::content(c, &key_path(path, "content"), stripped)?)
         }
         c => c.map(Opaque::from_raw),
     };
@@ -185,7 +201,7 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
 fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
-    let fpath = format!("{path}.function");
+    let fpath = key_path(path, "function");
     let function = match map.get("function") {
         Some(v) => object(v, &fpath)?,
         None => return Err(missing(&fpath, "")),

@@ -24,7 +24,7 @@ impl<'a> Check<'_, 'a> {
     fn required_str(&self, name: Key) -> Result<JsonStr<'a>, EventError> {
         match self.raw(name).map(json::scalar) {
             Some(Scalar::Str(s)) => Ok(s),
-            None => Err(self.error(format!("missing field \"{}\"", name.name()))),
+            None => Err(self.error(payload::missing(name.name(), ""))),
             Some(_) => Err(self.wrong(name)),
         }
     }
@@ -58,7 +58,7 @@ impl<'a> Check<'_, 'a> {
     }
 
     fn wrong(&self, name: Key) -> EventError {
-        self.error(format!("field \"{}\" must be a string", name.name()))
+        self.error(payload::must_be(name.name(), "", "a string"))
     }
 
     fn error(&self, what: String) -> EventError {

@@ -8,7 +8,7 @@
 
 use super::interrupts::{must_not_be_null, strict_string};
 use super::json::{self, Fields, Kind, Raw};
-use super::payload::{missing, object, required_string};
+use super::payload::{item_path, key_path, missing, object, required_string};
 use super::Opaque;
 use crate::quote::quoted;
 
@@ -65,7 +65,7 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
     // for this list alone.
     let mut kept = String::from("[");
     for (i, item) in items.into_iter().enumerate() {
-        if let Some(part) = part(item, &format!("{path}[{i}]"), out)? {
+        if let Some(part) = part(item, &item_path(path, i), out)? {
             if kept.len() > 1 {
                 kept.push(',');
             }
@@ -92,7 +92,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
         }
         k if PART_KINDS.contains(&k) => {
             known_part(&map, path)?;
-            let spath = format!("{path}.source");
+            let spath = key_path(path, "source");
             let Some(source) = map.get("source") else {
                 return Err(missing(path, "source"));
             };

@@ -11,8 +11,7 @@ mod clock;
 mod regexp;
 mod text_change;
 
-use crate::events::to_json;
-use crate::wire::{self, ChangeRecord, RefusalRecord, SummaryRecord};
+use crate::wire::{self, json_text, ChangeRecord, RefusalRecord, SummaryRecord};
 use crate::{ApplicationError, Changes, Tracker};
 use std::rc::Rc;
 use text_change::TextChange;
@@ -39,6 +38,30 @@ pub struct WasmTracker {
 const UNCHANGED: usize = 0;
 /// What `takeChange` found: a change `takeRecord` gives the record of.
 const RECORDED: usize = 1;
+
+/// The operations of [`WasmTracker::operate`], as `js/index.js` numbers them.
+const OP_APPROVE: u8 = 0;
+const OP_DECLINE: u8 = 1;
+const OP_ANSWER: u8 = 2;
+const OP_FAIL: u8 = 3;
+const OP_RESOLVE_INTERRUPT: u8 = 4;
+const OP_CANCEL_INTERRUPT: u8 = 5;
+/// `startRun`: 6; `restore`: 7.
+const OP_RESTORE: u8 = 7;
+/// `abortRun`, its reason in `a` (never refused).
+const OP_ABORT_RUN: u8 = 8;
+/// `save` (never refused), `load` (the saved text in `id`), and
+/// `revokeApproval` (the tool's name in `id`, never refused).
+const OP_SAVE: u8 = 9;
+const OP_LOAD: u8 = 10;
+const OP_REVOKE_APPROVAL: u8 = 11;
+
+/// What [`WasmTracker::text`] returns, as the JS layer numbers it:
+/// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
+/// `violationsJson`.
+const TEXT_EVENTS: u8 = 0;
+const TEXT_TOOL_MESSAGES: u8 = 1;
+const TEXT_SUMMARY: u8 = 2;
 
 #[wasm_bindgen]
 impl WasmTracker {
@@ -87,13 +110,16 @@ impl WasmTracker {
         self.read_sse(chunk)
     }
 
-    /// The whole state, without argument text or values (see
-    /// `SummaryRecord`), as JSON, with `violations` left empty: a report
-    /// reads them in pages with [`WasmTracker::violations_json`], so
-    /// millions of warnings never become one string.
-    #[wasm_bindgen(js_name = summaryWithoutViolations)]
-    pub fn summary_without_violations(&self) -> String {
-        to_json(&SummaryRecord::new(&self.tracker, false))
+    /// Text the JS layer reads now and then, through one export (each
+    /// export costs the module a shim and the glue a method): `what` names
+    /// it (`TEXT_*`), `from..to` are `violationsJson`'s bounds.
+    pub fn text(&mut self, what: u8, from: usize, to: usize) -> String {
+        match what {
+            TEXT_EVENTS => self.take_events(),
+            TEXT_TOOL_MESSAGES => self.tool_messages(),
+            TEXT_SUMMARY => self.summary_without_violations(),
+            _ => self.violations_json(from, to),
+        }
     }
 
     /// How many violations the tracker holds.
@@ -102,13 +128,131 @@ impl WasmTracker {
         self.tracker.violations().len()
     }
 
+    /// The application operations, through one export (each export costs
+    /// the module a shim and the glue a method): `op` names the operation
+    /// (`OP_*`), `id` its call or interrupt (for `startRun` and `restore`,
+    /// the run input as JSON; for `abortRun`, nothing), and `a`, `b` and
+    /// `message_id` its other arguments, as the method of the same name
+    /// below takes them. A new operation: a method below, a number here,
+    /// and its call in `js/index.js`.
+    pub fn operate(
+        &mut self,
+        op: u8,
+        id: &str,
+        a: Option<String>,
+        b: Option<String>,
+        message_id: Option<String>,
+    ) -> Result<String, JsValue> {
+        let message_id = message_id.as_deref().unwrap_or_default();
+        match op {
+            // `a` is `"tool"` for a standing approval (checked in JS).
+            OP_APPROVE => self.approve(id, a.is_some()),
+            OP_DECLINE => self.decline(id, a, message_id),
+            OP_ANSWER => self.answer(id, a.as_deref().unwrap_or_default(), message_id),
+            OP_FAIL => self.fail(id, a.as_deref().unwrap_or_default(), b, message_id),
+            OP_RESOLVE_INTERRUPT => self.resolve_interrupt(id, a, b),
+            OP_CANCEL_INTERRUPT => self.cancel_interrupt(id),
+            OP_ABORT_RUN => Ok(self.abort_run(a)),
+            OP_SAVE => Ok(self.save()),
+            OP_LOAD => self.load(id),
+            OP_REVOKE_APPROVAL => Ok(self.revoke_approval(id)),
+            _ => self.start_run(id, op == OP_RESTORE),
+        }
+    }
+
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
+        // No ids at all is the empty list, not one empty id.
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
+    }
+
+    /// What changed since the last call, without a JSON record in the most
+    /// common case: `0` nothing; `1` a change whose `ChangeRecord`
+    /// `takeRecord` returns (any change at all with `whole`); otherwise text
+    /// appended to one open call and nothing else, described by the change
+    /// header at the address returned: six `f64` (see [`TextChange`]), at
+    /// the same address for the tracker's life. The JS layer's hot path: a
+    /// delta crosses as a few numbers and its own bytes, with nothing to
+    /// serialise or parse.
+    #[wasm_bindgen(js_name = takeChange)]
+    pub fn take_change(&mut self, whole: bool) -> usize {
+        let changes = &mut self.changes;
+        self.tracker.take_changes_into(changes);
+        if changes.is_empty() && !whole {
+            return UNCHANGED;
+        }
+        if !whole && self.change.fill(&self.tracker, changes) {
+            return self.change.header_address();
+        }
+        self.record = json_text(&ChangeRecord::new(&self.tracker, changes));
+        RECORDED
+    }
+
+    /// The record `takeChange` made when it returned `1`, once.
+    #[wasm_bindgen(js_name = takeRecord)]
+    pub fn take_record(&mut self) -> String {
+        std::mem::take(&mut self.record)
+    }
+}
+
+impl WasmTracker {
+    /// The whole state, without argument text or values (see
+    /// `SummaryRecord`), as JSON, with `violations` left empty: a report
+    /// reads them in pages with [`WasmTracker::violations_json`], so
+    /// millions of warnings never become one string.
+    pub fn summary_without_violations(&self) -> String {
+        json_text(&SummaryRecord::new(&self.tracker, false))
+    }
+
     /// The violations `from..to` (clamped to those held), as a JSON array.
-    #[wasm_bindgen(js_name = violationsJson)]
     pub fn violations_json(&self, from: usize, to: usize) -> String {
         let all = self.tracker.violations();
         let to = to.min(all.len());
         let from = from.min(to);
-        to_json(&all[from..to])
+        json_text(&all[from..to])
+    }
+
+    /// The events accepted from event streams since the last call, as one
+    /// JSON array (each was read as one JSON value, so joining is enough).
+    pub fn take_events(&mut self) -> String {
+        let Some(events) = self.events.as_mut() else {
+            return "[]".to_owned();
+        };
+        let mut out = String::from("[");
+        for event in std::mem::take(events) {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
+    /// The application's answers for the next run's `messages`, as JSON.
+    pub fn tool_messages(&self) -> String {
+        json_text(&self.tracker.tool_messages())
+    }
+
+    /// Ends the active run locally (`Tracker::abort_run`); returns the
+    /// change record.
+    pub fn abort_run(&mut self, reason: Option<String>) -> String {
+        self.tracker.abort_run(reason.as_deref());
+        self.take_changes()
     }
 
     /// Records the user's approval of a completed call (rule S3); with
@@ -135,7 +279,6 @@ impl WasmTracker {
     }
 
     /// Withdraws the standing approval of a tool (rule S3).
-    #[wasm_bindgen(js_name = revokeApproval)]
     pub fn revoke_approval(&mut self, tool: &str) -> String {
         self.tracker.revoke_approval(tool);
         self.take_changes()
@@ -187,7 +330,6 @@ impl WasmTracker {
 
     /// Resolves an open interrupt (rule I4); `payload_json` and
     /// `edited_args_json`, when given, are JSON.
-    #[wasm_bindgen(js_name = resolveInterrupt)]
     pub fn resolve_interrupt(
         &mut self,
         id: &str,
@@ -206,7 +348,6 @@ impl WasmTracker {
     }
 
     /// Cancels an open interrupt (rule I4).
-    #[wasm_bindgen(js_name = cancelInterrupt)]
     pub fn cancel_interrupt(&mut self, id: &str) -> Result<String, JsValue> {
         self.applied(|t| t.cancel_interrupt(id))
     }
@@ -215,7 +356,6 @@ impl WasmTracker {
     /// refused with an error naming each unanswered call. With `restore`,
     /// restores a thread from saved history instead (`Tracker::restore`,
     /// rule F8): one export, one instance of `applied` (size).
-    #[wasm_bindgen(js_name = startRun)]
     pub fn start_run(&mut self, input_json: &str, restore: bool) -> Result<String, JsValue> {
         self.applied(|t| {
             let input = crate::events::RunInput::from_json(input_json)
@@ -228,95 +368,13 @@ impl WasmTracker {
         })
     }
 
-    /// Where each message (ids separated by NUL) and then each call first
-    /// appeared in the thread (`Tracker::message_position`, `-1` for an
-    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
-    /// placement of calls between messages.
-    pub fn positions(&self, ids: &str) -> Vec<i32> {
-        // Plain loops: iterator adapters cost the module a kilobyte here.
-        let calls = self.tracker.calls();
-        let mut out = Vec::with_capacity(calls.len() + 8);
-        // No ids at all is the empty list, not one empty id.
-        if !ids.is_empty() {
-            for id in ids.split('\0') {
-                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
-            }
-        }
-        for call in calls {
-            out.push(as_i32(call.position()));
-        }
-        out
-    }
-
-    /// Ends the active run locally (`Tracker::abort_run`); returns the
-    /// change record.
-    #[wasm_bindgen(js_name = abortRun)]
-    pub fn abort_run(&mut self, reason: Option<String>) -> String {
-        self.tracker.abort_run(reason.as_deref());
-        self.take_changes()
-    }
-
-    /// The events accepted from event streams since the last call, as one
-    /// JSON array (each was read as one JSON value, so joining is enough).
-    #[wasm_bindgen(js_name = takeEvents)]
-    pub fn take_events(&mut self) -> String {
-        let Some(events) = self.events.as_mut() else {
-            return "[]".to_owned();
-        };
-        let mut out = String::from("[");
-        for event in std::mem::take(events) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&event);
-        }
-        out.push(']');
-        out
-    }
-
-    /// The application's answers for the next run's `messages`, as JSON.
-    #[wasm_bindgen(js_name = toolMessages)]
-    pub fn tool_messages(&self) -> String {
-        to_json(&self.tracker.tool_messages())
-    }
-
-    /// What changed since the last call, without a JSON record in the most
-    /// common case: `0` nothing; `1` a change whose `ChangeRecord`
-    /// `takeRecord` returns (any change at all with `whole`); otherwise text
-    /// appended to one open call and nothing else, described by the change
-    /// header at the address returned: six `f64` (see [`TextChange`]), at
-    /// the same address for the tracker's life. The JS layer's hot path: a
-    /// delta crosses as a few numbers and its own bytes, with nothing to
-    /// serialise or parse.
-    #[wasm_bindgen(js_name = takeChange)]
-    pub fn take_change(&mut self, whole: bool) -> usize {
-        let changes = &mut self.changes;
-        self.tracker.take_changes_into(changes);
-        if changes.is_empty() && !whole {
-            return UNCHANGED;
-        }
-        if !whole && self.change.fill(&self.tracker, changes) {
-            return self.change.header_address();
-        }
-        self.record = to_json(&ChangeRecord::new(&self.tracker, changes));
-        RECORDED
-    }
-
-    /// The record `takeChange` made when it returned `1`, once.
-    #[wasm_bindgen(js_name = takeRecord)]
-    pub fn take_record(&mut self) -> String {
-        std::mem::take(&mut self.record)
-    }
-}
-
-impl WasmTracker {
     /// What changed since the last record, always as a whole
     /// `ChangeRecord` in JSON (the application operations' result; the JS
     /// layer reads pushed input with `takeChange`; tests read this).
     pub fn take_changes(&mut self) -> String {
         let changes = self.tracker.take_changes();
-        // Opaque payloads inside are written as given (`to_json`).
-        to_json(&ChangeRecord::new(&self.tracker, &changes))
+        // Opaque payloads inside are written as given (`json_text`).
+        json_text(&ChangeRecord::new(&self.tracker, &changes))
     }
 
     /// The change header and text `takeChange` last described (for tests:
@@ -333,7 +391,7 @@ impl WasmTracker {
         operation: impl FnOnce(&mut Tracker) -> Result<(), ApplicationError>,
     ) -> Result<String, JsValue> {
         operation(&mut self.tracker).map_err(|e| {
-            let record = to_json(&RefusalRecord::new(&e));
+            let record = json_text(&RefusalRecord::new(&e));
             JsValue::from_str(&record)
         })?;
         Ok(self.take_changes())

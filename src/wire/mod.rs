@@ -19,5 +19,5 @@ mod declarations;
 
 pub use names::refusal_kind;
 pub use options::parse_options;
-pub use records::{ChangeRecord, RefusalRecord, SummaryRecord};
+pub use records::{json_text, ChangeRecord, RefusalRecord, SummaryRecord, WriteJson};
 pub use saved::{save, SavedRecord};

@@ -4,6 +4,7 @@
 //! `Deserialize` impls: the derived visitors link serde's type-error
 //! messages, and with them float formatting, into the module.
 
+use crate::events::payload::{item_path, missing, must_be};
 use crate::events::Tool;
 use crate::{Limits, Options};
 use serde_json::{Map, Value};
@@ -13,10 +14,10 @@ type Fields = Map<String, Value>;
 /// Reads the constructor's options; the error names what is wrong.
 pub fn parse_options(json: &str) -> Result<Options, String> {
     // Strings as `JSON.parse` reads them: a lone surrogate is not refused.
-    let value = crate::events::json::Raw::checked(json)
+    crate::events::json::Raw::checked(json)
         .and_then(crate::events::json::value)
-        .map_err(|e| format!("invalid options: {e}"))?;
-    options(value).map_err(|e| format!("invalid options: {e}"))
+        .and_then(options)
+        .map_err(|e| format!("invalid options: {e}"))
 }
 
 // Each object is read in one pass over its fields, by value: taking them
@@ -25,12 +26,12 @@ pub fn parse_options(json: &str) -> Result<Options, String> {
 
 fn options(value: Value) -> Result<Options, String> {
     let mut options = Options::default();
-    for (key, value) in object(value, "the options")? {
+    for (key, value) in object(value).ok_or("the options must be an object")? {
         match key.as_str() {
             "tools" => match value {
                 Value::Array(items) => {
                     for (i, item) in items.into_iter().enumerate() {
-                        options.tools.push(tool(item, &format!("tools[{i}]"))?);
+                        options.tools.push(tool(item, &item_path("tools", i))?);
                     }
                 }
                 _ => return Err("field \"tools\" must be an array".into()),
@@ -38,14 +39,11 @@ fn options(value: Value) -> Result<Options, String> {
             "requireApproval" => match value {
                 Value::Array(items) => {
                     for (i, item) in items.into_iter().enumerate() {
-                        match item {
-                            Value::String(name) => options.require_approval.push(name),
-                            _ => {
-                                return Err(format!(
-                                    "field \"requireApproval[{i}]\" must be a string"
-                                ))
-                            }
-                        }
+                        let Value::String(name) = item else {
+                            let path = item_path("requireApproval", i);
+                            return Err(must_be(&path, "", "a string"));
+                        };
+                        options.require_approval.push(name);
                     }
                 }
                 _ => return Err("field \"requireApproval\" must be an array".into()),
@@ -65,20 +63,18 @@ fn tool(value: Value, path: &str) -> Result<Tool, String> {
     let mut name = None;
     let mut description = String::new();
     let mut parameters = Value::Null;
-    for (key, value) in object(value, &format!("field \"{path}\""))? {
+    for (key, value) in object(value).ok_or_else(|| must_be(path, "", "an object"))? {
         match (key.as_str(), value) {
             ("name", Value::String(s)) => name = Some(s),
-            ("name", _) => return Err(format!("field \"{path}.name\" must be a string")),
+            ("name", _) => return Err(must_be(path, "name", "a string")),
             ("description", Value::String(s)) => description = s,
-            ("description", _) => {
-                return Err(format!("field \"{path}.description\" must be a string"))
-            }
+            ("description", _) => return Err(must_be(path, "description", "a string")),
             ("parameters", v) => parameters = v,
             // Other fields of a tool are the application's: kept out, not refused.
             _ => {}
         }
     }
-    let name = name.ok_or_else(|| format!("missing field \"{path}.name\""))?;
+    let name = name.ok_or_else(|| missing(path, "name"))?;
     Ok(Tool {
         name,
         description,
@@ -88,7 +84,7 @@ fn tool(value: Value, path: &str) -> Result<Tool, String> {
 
 fn limits(value: Value) -> Result<Limits, String> {
     let mut limits = Limits::default();
-    for (key, value) in object(value, "field \"limits\"")? {
+    for (key, value) in object(value).ok_or_else(|| must_be("limits", "", "an object"))? {
         // One table of the fields, not one arm each: less code in the module.
         let slot = match key.as_str() {
             "maxArgsBytes" => &mut limits.max_args_bytes,
@@ -116,17 +112,56 @@ fn limit(key: &str, value: &Value) -> Result<Option<usize>, String> {
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
             .map(Some)
-            .ok_or_else(|| format!("field \"limits.{key}\" must be a non-negative integer")),
+            .ok_or_else(|| must_be("limits", key, "a non-negative integer")),
     }
 }
 
-fn object(value: Value, what: &str) -> Result<Fields, String> {
+fn object(value: Value) -> Option<Fields> {
     match value {
-        Value::Object(map) => Ok(map),
-        _ => Err(format!("{what} must be an object")),
+        Value::Object(map) => Some(map),
+        _ => None,
     }
 }
 
 fn unknown_field(prefix: &str, key: &str) -> String {
     format!("unknown field \"{prefix}{key}\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_options;
+
+    #[test]
+    fn each_error_names_the_field() {
+        let cases = [
+            ("[]", "the options must be an object"),
+            (r#"{"tools":1}"#, r#"field "tools" must be an array"#),
+            (r#"{"tools":[1]}"#, r#"field "tools[0]" must be an object"#),
+            (
+                r#"{"tools":[{"name":1}]}"#,
+                r#"field "tools[0].name" must be a string"#,
+            ),
+            (
+                r#"{"tools":[{"name":"a","description":1}]}"#,
+                r#"field "tools[0].description" must be a string"#,
+            ),
+            (r#"{"tools":[{}]}"#, r#"missing field "tools[0].name""#),
+            (
+                r#"{"requireApproval":["a",2]}"#,
+                r#"field "requireApproval[1]" must be a string"#,
+            ),
+            (r#"{"fragment":1}"#, r#"field "fragment" must be a boolean"#),
+            (r#"{"limits":1}"#, r#"field "limits" must be an object"#),
+            (
+                r#"{"limits":{"maxDepth":-1}}"#,
+                r#"field "limits.maxDepth" must be a non-negative integer"#,
+            ),
+            (r#"{"limits":{"x":1}}"#, r#"unknown field "limits.x""#),
+            (r#"{"x":1}"#, r#"unknown field "x""#),
+        ];
+        for (json, message) in cases {
+            let error = parse_options(json).err();
+            assert_eq!(error, Some(format!("invalid options: {message}")), "{json}");
+        }
+    }
 }

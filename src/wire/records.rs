@@ -19,6 +19,9 @@ use crate::{
 };
 use serde::Serialize;
 
+mod write;
+pub use write::{json_text, WriteJson};
+
 /// What changed since the last record: the run when it changed, each
 /// changed call (in the order they changed: the JS layer places each by
 /// `index`), the new violations, repeats of earlier ones, the new

@@ -2,12 +2,63 @@
 
 #![allow(dead_code)]
 
-use agui_tool_calls::{Options, Tracker, Violation};
+use agui_tool_calls::events::to_json;
+use agui_tool_calls::wire::{json_text, ChangeRecord, RefusalRecord, SummaryRecord};
+use agui_tool_calls::{ApplicationError, CallChange, Changes, Options, Tracker, Violation};
 use serde_json::{json, Value};
 
-/// Pushes one event given as a JSON value.
+/// Pushes one event given as a JSON value; then checks the records the
+/// binding would send (`records_agree`).
 pub fn push(t: &mut Tracker, event: Value) -> Result<(), Violation> {
-    t.push_json(&event.to_string())
+    let pushed = t.push_json(&event.to_string());
+    records_agree(t);
+    pushed
+}
+
+/// The binding's hand-written records (`wire::json_text`) are the text the
+/// records' derived `Serialize` impls write (`events::to_json`): a change
+/// record of everything (every call, its text from the middle, every
+/// violation and unmatched result, a repeat), the summary, the violations
+/// and the tool messages. Skipped on large trackers, where it would make
+/// a test quadratic.
+pub fn records_agree(t: &Tracker) {
+    if t.calls().len() > 64 || t.violations().len() > 64 || t.unmatched_results().len() > 64 {
+        return;
+    }
+    let changes = Changes {
+        calls: (0..t.calls().len())
+            .map(|index| CallChange {
+                index,
+                text_from: t.calls()[index].args_text().len() / 2,
+                text_only: false,
+            })
+            .collect(),
+        run: true,
+        violations: 0..t.violations().len(),
+        violations_counted: if t.violations().is_empty() {
+            vec![]
+        } else {
+            vec![(0, 2)]
+        },
+        unmatched_results: 0..t.unmatched_results().len(),
+        fatal: t.fatal().is_some(),
+    };
+    let change = ChangeRecord::new(t, &changes);
+    assert_eq!(json_text(&change), to_json(&change));
+    for with_violations in [false, true] {
+        let summary = SummaryRecord::new(t, with_violations);
+        assert_eq!(json_text(&summary), to_json(&summary));
+    }
+    assert_eq!(json_text(t.violations()), to_json(t.violations()));
+    let messages = t.tool_messages();
+    assert_eq!(json_text(&messages), to_json(&messages));
+}
+
+/// The refusal's hand-written record is the text its derived `Serialize`
+/// impl writes (as `records_agree`).
+pub fn refusal_agrees(e: &ApplicationError) {
+    let record = RefusalRecord::new(e);
+    assert_eq!(json_text(&record), to_json(&record));
 }
 
 /// Pushes events that must all be accepted.
