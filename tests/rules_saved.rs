@@ -5,7 +5,7 @@
 
 mod common;
 
-use agui_tool_calls::events::Tool;
+use agui_tool_calls::events::{to_json, Tool};
 use agui_tool_calls::{wire, ApplicationError, Consent, Limits, Options, Tracker};
 use common::*;
 use proptest::prelude::*;
@@ -104,6 +104,8 @@ fn everything(t: &Tracker) -> String {
 fn f8_a_saved_thread_brings_back_interrupts_consent_standing_answers_and_violations() {
     let before = lived();
     let saved = wire::save(&before);
+    // The hand-written text is what the record's derived impl writes.
+    assert_eq!(saved, to_json(&wire::SavedRecord::new(&before)));
     let mut after = reloaded();
     after.load(&saved).unwrap();
 

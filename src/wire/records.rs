@@ -20,6 +20,7 @@ use crate::{
 use serde::Serialize;
 
 mod write;
+pub(super) use write::Object;
 pub use write::{json_text, WriteJson};
 
 /// What changed since the last record: the run when it changed, each

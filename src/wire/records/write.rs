@@ -18,7 +18,7 @@ use super::{
     UncoveredRecord, UnmatchedRecord, UnmatchedResults,
 };
 use crate::events::{Interrupt, Opaque};
-use crate::machine::ToolMessage;
+use crate::machine::{StandingApproval, ToolMessage};
 use crate::schema::ValidationError;
 use crate::violation::{Severity, Violation};
 
@@ -59,13 +59,13 @@ fn number(out: &mut Vec<u8>, mut n: u64) {
 }
 
 /// An object being written: each field's key, then its value.
-struct Object<'a> {
+pub(in crate::wire) struct Object<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
 }
 
 impl<'a> Object<'a> {
-    fn new(out: &'a mut Vec<u8>) -> Self {
+    pub(in crate::wire) fn new(out: &'a mut Vec<u8>) -> Self {
         out.push(b'{');
         Object { out, first: true }
     }
@@ -83,17 +83,17 @@ impl<'a> Object<'a> {
         self.out
     }
 
-    fn str(&mut self, key: &str, value: &str) {
+    pub(in crate::wire) fn str(&mut self, key: &str, value: &str) {
         string(self.key(key), value);
     }
 
-    fn opt_str(&mut self, key: &str, value: Option<&str>) {
+    pub(in crate::wire) fn opt_str(&mut self, key: &str, value: Option<&str>) {
         if let Some(value) = value {
             self.str(key, value);
         }
     }
 
-    fn num(&mut self, key: &str, value: u64) {
+    pub(in crate::wire) fn num(&mut self, key: &str, value: u64) {
         number(self.key(key), value);
     }
 
@@ -115,11 +115,11 @@ impl<'a> Object<'a> {
         }
     }
 
-    fn val<T: WriteJson + ?Sized>(&mut self, key: &str, value: &T) {
+    pub(in crate::wire) fn val<T: WriteJson + ?Sized>(&mut self, key: &str, value: &T) {
         value.write_json(self.key(key));
     }
 
-    fn opt<T: WriteJson + ?Sized>(&mut self, key: &str, value: Option<&T>) {
+    pub(in crate::wire) fn opt<T: WriteJson + ?Sized>(&mut self, key: &str, value: Option<&T>) {
         if let Some(value) = value {
             self.val(key, value);
         }
@@ -132,7 +132,7 @@ impl<'a> Object<'a> {
         }
     }
 
-    fn end(self) {
+    pub(in crate::wire) fn end(self) {
         self.out.push(b'}');
     }
 }
@@ -193,6 +193,15 @@ impl WriteJson for (usize, u64) {
 impl WriteJson for Opaque {
     fn write_json(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.get().as_bytes());
+    }
+}
+
+impl WriteJson for StandingApproval {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let mut o = Object::new(out);
+        o.str("tool", &self.tool);
+        o.str("toolCallId", &self.tool_call_id);
+        o.end();
     }
 }
 
@@ -259,6 +268,7 @@ impl WriteJson for ChangeRecord<'_> {
         }
         o.val("fatal", &self.fatal);
         o.opt("interrupts", self.interrupts.as_ref());
+        o.opt("standingApprovals", self.standing_approvals);
         o.end();
     }
 }
@@ -360,6 +370,7 @@ impl WriteJson for CallRecord<'_> {
         o.bool("advertised", self.advertised);
         o.str("validation", self.validation);
         o.str("consent", self.consent);
+        o.opt_str("consentFrom", self.consent_from);
         o.bool("pending", self.pending);
         o.opt_true("cancelled", self.cancelled);
         o.opt_str("awaitingInterrupt", self.awaiting_interrupt);
