@@ -179,7 +179,7 @@ fn c5_raw_activity_and_subagent_started_close_nothing() {
     for passive in [
         json!({"type": "RAW", "event": {}}),
         json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "x", "activityType": "a", "content": {}}),
-        by("s9", json!({"type": "SUBAGENT_STARTED"})),
+        by("s9", json!({"type": "SUBAGENT_STARTED", "name": "n"})),
     ] {
         let mut t = running();
         feed(

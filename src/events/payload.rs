@@ -209,12 +209,42 @@ pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option
         "interrupt" => &["type", "interrupts"],
         "cancelled" => &["type"],
         other => {
-            stripped.push(strip::unknown_outcome(other));
+            stripped.push(strip::unknown_outcome(other, "run"));
             return Ok(None);
         }
     };
     strip::check_closed(&map, "outcome", described, stripped);
     known_outcome(&map, &kind).map(Some)
+}
+
+/// `SUBAGENT_FINISHED.outcome` (rule A8): `None` for success, the ids of a
+/// suspended one; an unknown type is stripped (rule P1), as for a run.
+pub(super) fn subagent_outcome(
+    v: Raw<'_>,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Option<Vec<String>>, String> {
+    let map = object(v, "outcome")?;
+    let kind = required_string(&map, "type", "outcome")?;
+    let described: &[&str] = match kind.as_str() {
+        "success" => &["type"],
+        "suspended" => &["type", "interruptIds"],
+        other => {
+            stripped.push(strip::unknown_outcome(other, "subagent"));
+            return Ok(None);
+        }
+    };
+    strip::check_closed(&map, "outcome", described, stripped);
+    if kind != "suspended" {
+        return Ok(None);
+    }
+    let mut ids = Vec::new();
+    for v in optional_array(&map, "interruptIds", "outcome")?.unwrap_or_default() {
+        let Some(id) = string(v) else {
+            return Err(field_error("outcome", "interruptIds", " must hold strings"));
+        };
+        ids.push(id);
+    }
+    Ok(Some(ids))
 }
 
 /// An outcome of a type 1.0 describes.

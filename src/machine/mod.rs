@@ -15,6 +15,7 @@ pub(crate) mod lanes;
 mod names;
 pub(crate) mod plan;
 mod state;
+mod subagents;
 mod tools;
 mod validation;
 
@@ -28,6 +29,7 @@ pub use state::{
     CallStatus, Consent, InterruptDecision, OpenInterrupt, ResultSource, RunState, RunStatus,
     ToolCall, ToolResult, UnmatchedResult,
 };
+pub use subagents::{Subagent, SubagentStatus};
 pub use validation::Validation;
 
 use crate::args::ArgsLimits;
@@ -197,6 +199,9 @@ pub struct Tracker {
     pub(crate) interrupts: Vec<OpenInterrupt>,
     /// Reads the time and `expiresAt` (rule I5).
     pub(crate) clock: Clock,
+    /// The announced subagents, in first-announced order (rule A8).
+    pub(crate) subagents: Vec<subagents::Subagent>,
+    pub(crate) subagent_ids: HashMap<String, usize>,
 }
 
 impl Tracker {
@@ -249,6 +254,8 @@ impl Tracker {
             last_call: 0,
             interrupts: Vec::new(),
             clock: Clock::default(),
+            subagents: Vec::new(),
+            subagent_ids: HashMap::new(),
         }
     }
 

@@ -34,6 +34,7 @@ impl Tracker {
             plan.abandon(i);
         }
         plan.ops.push(Op::ClearAllLanes);
+        self.plan_subagents_left_running(&mut plan, false);
         if running {
             plan.ops.push(Op::RunAborted {
                 reason: reason.map(str::to_owned),

@@ -1,0 +1,289 @@
+//! The subagent tree (rules A8-A10): each invocation `SUBAGENT_STARTED`
+//! announces, with the call or subagent that spawned it and where it
+//! stands. Its calls are the calls it owns ([`ToolCall::owner`]).
+
+use super::plan::{Op, Plan};
+use super::state::ToolCall;
+use super::Tracker;
+use crate::events::SubagentStart;
+use crate::quote::{quoted, quoted_list};
+use crate::violation::Severity;
+
+/// Where a subagent invocation stands (rule A8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SubagentStatus {
+    /// Announced, not yet closed.
+    Running,
+    /// `SUBAGENT_FINISHED` with no outcome or a success one.
+    Finished,
+    /// `SUBAGENT_FINISHED` with a `suspended` outcome: paused awaiting
+    /// outside input; a later run may continue it under the same id.
+    Suspended,
+    /// `SUBAGENT_ERROR`.
+    Errored,
+    /// Still running when its run ended (`RUN_ERROR`, the application
+    /// aborting, or `RUN_FINISHED`, rule A9).
+    Abandoned,
+}
+
+/// One announced subagent invocation (rule A8).
+///
+/// ```
+/// use agui_tool_calls::{Options, SubagentStatus, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"research"}"#).unwrap();
+/// t.push_json(r#"{"type":"SUBAGENT_STARTED","subagentRunId":"s1","name":"researcher","parentToolCallId":"c1"}"#).unwrap();
+/// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c2","toolCallName":"search","subagentRunId":"s1"}"#).unwrap();
+/// let s = &t.subagents()[0];
+/// assert_eq!((s.name.as_str(), s.parent_tool_call_id.as_deref()), ("researcher", Some("c1")));
+/// assert_eq!(s.status, SubagentStatus::Running);
+/// assert_eq!(t.subagent_calls("s1").map(|c| c.id.as_str()).collect::<Vec<_>>(), ["c2"]);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Subagent {
+    /// `subagentRunId`: the invocation.
+    pub id: String,
+    /// `name`: the subagent.
+    pub name: String,
+    /// `description`, for display.
+    pub description: Option<String>,
+    /// `parentToolCallId`: the call that spawned it.
+    pub parent_tool_call_id: Option<String>,
+    /// `parentSubagentRunId`: the invocation that spawned it; `None` is
+    /// the parent agent.
+    pub parent_subagent_run_id: Option<String>,
+    /// `parentMessageId`: the message that held the spawning call.
+    pub parent_message_id: Option<String>,
+    /// Where it stands.
+    pub status: SubagentStatus,
+    /// The interrupts a suspended invocation raised itself (may be empty).
+    pub interrupt_ids: Vec<String>,
+    /// `SUBAGENT_ERROR`'s message and code.
+    pub error: Option<(String, Option<String>)>,
+    /// The run (`runs_started`) that last announced it.
+    pub(crate) run: u32,
+    /// Changed since the binding last took changes.
+    pub(crate) dirty: bool,
+}
+
+/// A change to the subagent tree, planned then applied.
+#[derive(Debug)]
+pub(crate) enum SubagentOp {
+    /// Announces (or, in a later run, continues) an invocation.
+    Start(String, Box<SubagentStart>),
+    /// Closes the invocation at this index.
+    End {
+        index: usize,
+        status: SubagentStatus,
+        interrupt_ids: Vec<String>,
+        error: Option<(String, Option<String>)>,
+    },
+}
+
+impl Tracker {
+    /// The announced subagents, in the order first announced (rule A8).
+    pub fn subagents(&self) -> &[Subagent] {
+        &self.subagents
+    }
+
+    /// The subagent announced as `id`.
+    pub fn subagent(&self, id: &str) -> Option<&Subagent> {
+        self.subagent_ids.get(id).map(|&i| &self.subagents[i])
+    }
+
+    /// The calls subagent `id` owns, in start order (a scan of the calls:
+    /// for reports, not for every event).
+    pub fn subagent_calls<'t>(&'t self, id: &'t str) -> impl Iterator<Item = &'t ToolCall> + 't {
+        self.calls
+            .iter()
+            .filter(move |c| c.owner.as_deref() == Some(id))
+    }
+
+    fn running_in_run(&self, i: usize) -> bool {
+        self.subagents[i].run == self.run.runs_started
+    }
+
+    /// `SUBAGENT_STARTED` (rules A8-A10, S5).
+    pub(crate) fn plan_subagent_start(
+        &self,
+        plan: &mut Plan,
+        id: String,
+        start: Box<SubagentStart>,
+    ) -> Result<(), super::Violation> {
+        if let Some(&i) = self.subagent_ids.get(id.as_str()) {
+            let again = match self.subagents[i].status {
+                SubagentStatus::Running => Some("is already running"),
+                _ if self.running_in_run(i) => Some("already ended in this run"),
+                _ => None,
+            };
+            if let Some(why) = again {
+                let message = format!(
+                    "SUBAGENT_STARTED for subagent {}, which {why}; ignored",
+                    quoted(&id)
+                );
+                let v = plan.violation("A9", Severity::Violation, message);
+                plan.record(v);
+                return Ok(());
+            }
+        } else if self.calls.len() + self.subagents.len() >= self.options.limits.max_calls {
+            let message = format!(
+                "subagent {} exceeds the limit of {} tool calls and subagents per thread",
+                quoted(&id),
+                self.options.limits.max_calls
+            );
+            return Err(plan.fatal("S5", message));
+        }
+        if let Some(parent) = &start.parent_subagent_run_id {
+            let known = self.subagent_ids.get(parent.as_str());
+            if !known.is_some_and(|&i| self.running_in_run(i)) {
+                let message = format!(
+                    "subagent {} names parent subagent {}, which was not announced in this run",
+                    quoted(&id),
+                    quoted(parent)
+                );
+                let v = plan.violation("A9", Severity::Violation, message);
+                plan.record(v);
+            }
+        }
+        if let Some(call) = &start.parent_tool_call_id {
+            if !self.by_id.contains_key(call.as_str()) {
+                let message = format!(
+                    "subagent {} names parent call {}, which the thread never saw",
+                    quoted(&id),
+                    quoted(call)
+                );
+                let v = plan
+                    .violation("A10", Severity::Warning, message)
+                    .with_call(call);
+                plan.record(v);
+            }
+        }
+        plan.ops.push(Op::Subagent(SubagentOp::Start(id, start)));
+        Ok(())
+    }
+
+    /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR` (rules A8, A9).
+    pub(crate) fn plan_subagent_end(
+        &self,
+        plan: &mut Plan,
+        id: &str,
+        status: SubagentStatus,
+        interrupt_ids: Vec<String>,
+        error: Option<(String, Option<String>)>,
+    ) {
+        match self.subagent_ids.get(id) {
+            Some(&index) if self.subagents[index].status == SubagentStatus::Running => {
+                plan.ops.push(Op::Subagent(SubagentOp::End {
+                    index,
+                    status,
+                    interrupt_ids,
+                    error,
+                }));
+            }
+            _ => {
+                let ty = if error.is_some() {
+                    "SUBAGENT_ERROR"
+                } else {
+                    "SUBAGENT_FINISHED"
+                };
+                let message = format!("{ty} for subagent {}, which is not running", quoted(id));
+                let v = plan.violation("A9", Severity::Violation, message);
+                plan.record(v);
+            }
+        }
+    }
+
+    /// The run ends: every invocation still running is abandoned; when it
+    /// finished normally, that is a violation naming each (rule A9).
+    pub(crate) fn plan_subagents_left_running(&self, plan: &mut Plan, finished: bool) {
+        let running: Vec<usize> = (0..self.subagents.len())
+            .filter(|&i| self.subagents[i].status == SubagentStatus::Running)
+            .collect();
+        if running.is_empty() {
+            return;
+        }
+        if finished {
+            let ids = running.iter().map(|&i| self.subagents[i].id.as_str());
+            let message = format!(
+                "RUN_FINISHED while subagents are running: {}; marked abandoned",
+                quoted_list(ids)
+            );
+            let v = plan.violation("A9", Severity::Violation, message);
+            plan.record(v);
+        }
+        for index in running {
+            plan.ops.push(Op::Subagent(SubagentOp::End {
+                index,
+                status: SubagentStatus::Abandoned,
+                interrupt_ids: Vec::new(),
+                error: None,
+            }));
+        }
+    }
+
+    pub(crate) fn apply_subagent(&mut self, op: SubagentOp) {
+        let index = match op {
+            SubagentOp::Start(id, start) => {
+                let start = *start;
+                let subagent = Subagent {
+                    id,
+                    name: start.name,
+                    description: start.description,
+                    parent_tool_call_id: start.parent_tool_call_id,
+                    parent_subagent_run_id: start.parent_subagent_run_id,
+                    parent_message_id: start.parent_message_id,
+                    status: SubagentStatus::Running,
+                    interrupt_ids: Vec::new(),
+                    error: None,
+                    run: self.run.runs_started,
+                    dirty: false,
+                };
+                match self.subagent_ids.get(subagent.id.as_str()) {
+                    // Continued in a later run: what it says now stands.
+                    Some(&i) => {
+                        self.subagents[i] = subagent;
+                        i
+                    }
+                    None => {
+                        let i = self.subagents.len();
+                        self.subagent_ids.insert(subagent.id.clone(), i);
+                        self.subagents.push(subagent);
+                        i
+                    }
+                }
+            }
+            SubagentOp::End {
+                index,
+                status,
+                interrupt_ids,
+                error,
+            } => {
+                let s = &mut self.subagents[index];
+                s.status = status;
+                s.interrupt_ids = interrupt_ids;
+                s.error = error;
+                index
+            }
+        };
+        let s = &mut self.subagents[index];
+        if !s.dirty {
+            s.dirty = true;
+            self.changes.subagents.push(index);
+        }
+    }
+}
+
+/// The bytes a new subagent keeps (rule S5): the record, its id twice
+/// (the record and the index by id) and its strings.
+pub(crate) fn subagent_bytes(id: &str, start: &SubagentStart) -> usize {
+    let opt = |s: &Option<String>| s.as_deref().map_or(0, str::len);
+    std::mem::size_of::<Subagent>()
+        + 2 * id.len()
+        + start.name.len()
+        + opt(&start.description)
+        + opt(&start.parent_tool_call_id)
+        + opt(&start.parent_subagent_run_id)
+        + opt(&start.parent_message_id)
+}
