@@ -292,16 +292,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                 stripped,
             }
         }
-        "SUBAGENT_STARTED" => {
-            let owned = |key| Ok::<_, EventError>(c.optional(key)?.map(Text::into_owned));
-            EventBody::SubagentStarted(Box::new(SubagentStart {
-                name: c.required(Key::Name)?.into_owned(),
-                description: owned(Key::Description)?,
-                parent_subagent_run_id: owned(Key::ParentSubagentRunId)?,
-                parent_tool_call_id: owned(Key::ParentToolCallId)?,
-                parent_message_id: owned(Key::ParentMessageId)?,
-            }))
-        }
+        "SUBAGENT_STARTED" => EventBody::SubagentStarted(subagent_start(c)?),
         "SUBAGENT_FINISHED" => {
             let mut stripped = Vec::new();
             EventBody::SubagentFinished {
@@ -323,6 +314,29 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             event_type: event_type.clone(),
         },
     })
+}
+
+/// `SUBAGENT_STARTED`'s fields; the optional ones read in one loop (one
+/// copy of the reading code in the module, not one per field).
+fn subagent_start(c: &Check<'_, '_>) -> Result<Box<SubagentStart>, EventError> {
+    let keys = [
+        Key::Description,
+        Key::ParentSubagentRunId,
+        Key::ParentToolCallId,
+        Key::ParentMessageId,
+    ];
+    let mut values: [Option<String>; 4] = Default::default();
+    for (value, key) in values.iter_mut().zip(keys) {
+        *value = c.optional(key)?.map(Text::into_owned);
+    }
+    let [description, parent_subagent_run_id, parent_tool_call_id, parent_message_id] = values;
+    Ok(Box::new(SubagentStart {
+        name: c.required(Key::Name)?.into_owned(),
+        description,
+        parent_subagent_run_id,
+        parent_tool_call_id,
+        parent_message_id,
+    }))
 }
 
 fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {

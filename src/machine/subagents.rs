@@ -198,22 +198,18 @@ impl Tracker {
     /// The run ends: every invocation still running is abandoned; when it
     /// finished normally, that is a violation naming each (rule A9).
     pub(crate) fn plan_subagents_left_running(&self, plan: &mut Plan, finished: bool) {
-        let running: Vec<usize> = (0..self.subagents.len())
-            .filter(|&i| self.subagents[i].status == SubagentStatus::Running)
-            .collect();
-        if running.is_empty() {
-            return;
-        }
-        if finished {
-            let ids = running.iter().map(|&i| self.subagents[i].id.as_str());
+        let running = || {
+            (self.subagents.iter().enumerate()).filter(|(_, s)| s.status == SubagentStatus::Running)
+        };
+        if finished && running().next().is_some() {
             let message = format!(
                 "RUN_FINISHED while subagents are running: {}; marked abandoned",
-                quoted_list(ids)
+                quoted_list(running().map(|(_, s)| s.id.as_str()))
             );
             let v = plan.violation("A9", Severity::Violation, message);
             plan.record(v);
         }
-        for index in running {
+        for (index, _) in running() {
             plan.ops.push(Op::Subagent(SubagentOp::End {
                 index,
                 status: SubagentStatus::Abandoned,
