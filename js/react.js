@@ -45,8 +45,11 @@ export function usePendingCalls(tracker, options) {
  */
 export function useArgField(tracker, callId, field, options) {
   const store = storeOf(tracker, options);
-  const last = useRef({ index: -1, field: NONE }).current;
+  const last = useRef({ index: -1, field: NONE, of: "" }).current;
   const select = () => {
+    // Another call or field: what was kept belongs to the one before.
+    const of = JSON.stringify([callId, field]);
+    if (last.of !== of) Object.assign(last, { index: -1, field: NONE, of });
     const call = findCall(store.getSnapshot().calls, callId, last);
     if (last.field.complete && call?.status !== "abandoned") return last.field;
     const value = call?.status === "open" ? call.partialArgs?.[field] : call?.args?.[field];

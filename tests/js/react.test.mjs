@@ -87,7 +87,8 @@ test("i3_tool_calls_renders_an_approval_bound_to_its_interrupt_and_use_interrupt
 });
 
 test("t5_use_arg_field_does_not_rerender_a_complete_field_while_others_stream", () => {
-  const { whileNoteStreamed, after, seen } = result.argField;
+  const { whileNoteStreamed, after, seen, switched } = result.argField;
+  assert.deepEqual(switched, ["https://example.com:true", "https://ot:false"], "another call id: that call's field");
   // url: rendered first, then as it grew, then once complete; never again while "note" streamed five deltas.
   assert.deepEqual(seen.url, [":false", "https://exa:false", "https://example.com:true"]);
   assert.equal(whileNoteStreamed.url, 3);
