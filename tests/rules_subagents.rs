@@ -291,6 +291,55 @@ fn a9_closing_a_subagent_that_is_not_running_is_a_violation() {
 }
 
 #[test]
+fn a9_a_call_under_a_subagent_that_ended_in_this_run_is_a_violation() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            started("s1", "a", json!({})),
+            by("s1", start("c1", "f")),
+            finished("s1", None),
+            by("s1", start("c2", "f")),
+        ],
+    );
+    assert_eq!(codes(&t), ["A9"]);
+    assert_eq!(t.violations()[0].tool_call_id.as_deref(), Some("c2"));
+    // Kept, and attributed as tagged.
+    assert_eq!(ids(&t, "s1"), ["c1", "c2"]);
+    // In a later run the id may be continued.
+    feed(
+        &mut t,
+        &[
+            by("s1", end("c1")),
+            by("s1", end("c2")),
+            run_finished("r1"),
+            run_started("r2"),
+            by("s1", start("c3", "f")),
+        ],
+    );
+    assert_eq!(codes(&t).iter().filter(|c| **c == "A9").count(), 1);
+}
+
+#[test]
+fn a9_interrupt_ids_on_a_success_outcome_are_stripped() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            started("s1", "a", json!({})),
+            finished(
+                "s1",
+                Some(json!({"type": "success", "interruptIds": ["i1"]})),
+            ),
+        ],
+    );
+    assert_eq!(codes(&t), ["P2"]);
+    let s1 = t.subagent("s1").unwrap();
+    assert_eq!(s1.status, SubagentStatus::Finished);
+    assert!(s1.interrupt_ids.is_empty());
+}
+
+#[test]
 fn a9_a_parent_subagent_must_be_announced_in_this_run() {
     let mut t = running();
     feed(

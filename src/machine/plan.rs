@@ -565,6 +565,7 @@ impl Tracker {
             Some(i) => self.calls[i].owner.clone(),
             None => claim.flatten(),
         };
+        self.check_subagent_ended(plan, &id, owner.as_deref());
         plan.ops.push(Op::Start(Start {
             id: id.into_owned(),
             name: name.into_owned(),

@@ -164,6 +164,25 @@ impl Tracker {
         Ok(())
     }
 
+    /// Rule A9: a call started under an invocation that already ended in
+    /// this run reuses its id; recorded, the call kept.
+    pub(crate) fn check_subagent_ended(&self, plan: &mut Plan, call: &str, owner: Option<&str>) {
+        let Some(&i) = owner.and_then(|o| self.subagent_ids.get(o)) else {
+            return;
+        };
+        if self.subagents[i].status != SubagentStatus::Running && self.running_in_run(i) {
+            let message = format!(
+                "tool call {} started under subagent {}, which already ended in this run",
+                quoted(call),
+                quoted(&self.subagents[i].id)
+            );
+            let v = plan
+                .violation("A9", Severity::Violation, message)
+                .with_call(call);
+            plan.record(v);
+        }
+    }
+
     /// `SUBAGENT_FINISHED` / `SUBAGENT_ERROR` (rules A8, A9).
     pub(crate) fn plan_subagent_end(
         &self,
