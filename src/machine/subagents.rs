@@ -255,18 +255,17 @@ impl Tracker {
                     run: self.run.runs_started,
                     dirty: false,
                 };
-                match self.subagent_ids.get(subagent.id.as_str()) {
-                    // Continued in a later run: what it says now stands.
-                    Some(&i) => {
-                        self.subagents[i] = subagent;
-                        i
-                    }
-                    None => {
-                        let i = self.subagents.len();
-                        self.subagent_ids.insert(subagent.id.clone(), i);
-                        self.subagents.push(subagent);
-                        i
-                    }
+                if let Some(&i) = self.subagent_ids.get(subagent.id.as_str()) {
+                    // Continued in a later run: what it says now stands
+                    // (marked changed once, as before).
+                    let dirty = self.subagents[i].dirty;
+                    self.subagents[i] = Subagent { dirty, ..subagent };
+                    i
+                } else {
+                    let i = self.subagents.len();
+                    self.subagent_ids.insert(subagent.id.clone(), i);
+                    self.subagents.push(subagent);
+                    i
                 }
             }
             SubagentOp::End {
