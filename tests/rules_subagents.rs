@@ -207,6 +207,18 @@ fn a8_changes_list_each_changed_subagent_once() {
     );
     assert_eq!(t.take_changes().subagents, [0]);
     assert!(t.take_changes().is_empty());
+    // Suspended, then continued by the next run before anyone took changes.
+    feed(
+        &mut t,
+        &[
+            started("s2", "b", json!({})),
+            finished("s2", Some(json!({"type": "suspended"}))),
+            run_finished("r1"),
+            run_started("r2"),
+            started("s2", "b", json!({})),
+        ],
+    );
+    assert_eq!(t.take_changes().subagents, [1]);
 }
 
 #[test]
