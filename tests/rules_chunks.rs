@@ -196,6 +196,7 @@ fn c5_subagent_finished_closes_that_subagents_lane() {
     feed(
         &mut t,
         &[
+            json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "n"}),
             chunk(Some("a"), Some("f"), "{}"),
             by("s1", chunk(Some("b"), Some("g"), "{}")),
             by("s1", json!({"type": "SUBAGENT_FINISHED"})),

@@ -265,56 +265,113 @@ fn a8_subagent_strings_are_charged_to_the_thread_budget() {
 }
 
 #[test]
-fn a9_a_subagent_announced_twice_in_a_run_is_a_violation_and_ignored() {
+fn a9_a_subagent_announced_twice_in_a_run_is_fatal() {
+    let mut t = running();
+    feed(&mut t, &[started("s1", "a", json!({}))]);
+    let before = state_of(&t);
+    assert_eq!(fatal_code(&mut t, started("s1", "other", json!({}))), "A9");
+    assert_eq!(state_of(&t), before);
+    assert_eq!(t.subagent("s1").unwrap().name, "a");
+    // Reused once it ended in this run: fatal too.
     let mut t = running();
     feed(
         &mut t,
-        &[
-            started("s1", "a", json!({})),
-            started("s1", "other", json!({})),
-        ],
+        &[started("s1", "a", json!({})), finished("s1", None)],
     );
-    assert_eq!(codes(&t), ["A9"]);
-    assert_eq!(t.subagent("s1").unwrap().name, "a");
-    feed(
-        &mut t,
-        &[finished("s1", None), started("s1", "again", json!({}))],
-    );
-    assert_eq!(codes(&t), ["A9", "A9"]);
+    assert_eq!(fatal_code(&mut t, started("s1", "again", json!({}))), "A9");
     assert_eq!(t.subagent("s1").unwrap().status, SubagentStatus::Finished);
 }
 
 #[test]
-fn a9_closing_a_subagent_that_is_not_running_is_a_violation() {
-    let mut t = running();
-    feed(&mut t, &[finished("s9", None), errored("s8")]);
-    assert_eq!(codes(&t), ["A9", "A9"]);
-    assert!(t.subagents().is_empty());
-    feed(
-        &mut t,
-        &[
+fn a9_closing_a_subagent_that_is_not_running_is_fatal() {
+    for events in [
+        vec![finished("s9", None)],
+        vec![errored("s8")],
+        vec![
             started("s1", "a", json!({})),
             finished("s1", None),
             errored("s1"),
         ],
-    );
-    assert_eq!(codes(&t), ["A9", "A9", "A9"]);
-    assert_eq!(t.subagent("s1").unwrap().status, SubagentStatus::Finished);
+    ] {
+        let mut t = running();
+        let (last, rest) = events.split_last().unwrap();
+        feed(&mut t, rest);
+        let before = state_of(&t);
+        let err = push(&mut t, last.clone()).unwrap_err();
+        assert_eq!(err.code, "A9");
+        assert!(
+            err.message.contains("which is not running"),
+            "{}",
+            err.message
+        );
+        assert_eq!(state_of(&t), before);
+    }
 }
 
 #[test]
-fn a9_a_call_under_a_subagent_that_ended_in_this_run_is_a_violation() {
+fn a9_a_parent_subagent_must_be_announced_in_this_run() {
+    let mut t = running();
+    let err = push(
+        &mut t,
+        started("s2", "b", json!({"parentSubagentRunId": "s1"})),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, "A9");
+    assert!(t.subagents().is_empty());
+    // One announced in an earlier run is not announced in this one.
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            started("s1", "a", json!({})),
+            finished("s1", Some(json!({"type": "suspended"}))),
+            run_finished("r1"),
+            run_started("r2"),
+        ],
+    );
+    assert_eq!(
+        fatal_code(
+            &mut t,
+            started("s2", "b", json!({"parentSubagentRunId": "s1"}))
+        ),
+        "A9"
+    );
+}
+
+#[test]
+fn a9_run_finished_with_a_subagent_running_is_fatal_naming_each() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            started("s1", "a", json!({})),
+            started("s2", "b", json!({})),
+            started("s3", "c", json!({})),
+            finished("s2", None),
+        ],
+    );
+    let before = state_of(&t);
+    let err = push(&mut t, run_finished("r1")).unwrap_err();
+    assert_eq!(err.code, "A9");
+    assert!(err.message.contains(r#""s1", "s3""#), "{}", err.message);
+    assert_eq!(state_of(&t), before);
+    assert_eq!(t.subagent("s1").unwrap().status, SubagentStatus::Running);
+}
+
+#[test]
+fn a10_a_call_under_a_subagent_that_ended_in_this_run_is_a_warning() {
     let mut t = running();
     feed(
         &mut t,
         &[
             started("s1", "a", json!({})),
             by("s1", start("c1", "f")),
+            by("s1", end("c1")),
             finished("s1", None),
             by("s1", start("c2", "f")),
         ],
     );
-    assert_eq!(codes(&t), ["A9"]);
+    assert_eq!(codes(&t), ["A10"]);
     assert_eq!(t.violations()[0].tool_call_id.as_deref(), Some("c2"));
     // Kept, and attributed as tagged.
     assert_eq!(ids(&t, "s1"), ["c1", "c2"]);
@@ -322,18 +379,17 @@ fn a9_a_call_under_a_subagent_that_ended_in_this_run_is_a_violation() {
     feed(
         &mut t,
         &[
-            by("s1", end("c1")),
             by("s1", end("c2")),
             run_finished("r1"),
             run_started("r2"),
             by("s1", start("c3", "f")),
         ],
     );
-    assert_eq!(codes(&t).iter().filter(|c| **c == "A9").count(), 1);
+    assert_eq!(codes(&t).iter().filter(|c| **c == "A10").count(), 1);
 }
 
 #[test]
-fn a9_interrupt_ids_on_a_success_outcome_are_stripped() {
+fn a8_interrupt_ids_on_a_success_outcome_are_stripped() {
     let mut t = running();
     feed(
         &mut t,
@@ -349,39 +405,6 @@ fn a9_interrupt_ids_on_a_success_outcome_are_stripped() {
     let s1 = t.subagent("s1").unwrap();
     assert_eq!(s1.status, SubagentStatus::Finished);
     assert!(s1.interrupt_ids.is_empty());
-}
-
-#[test]
-fn a9_a_parent_subagent_must_be_announced_in_this_run() {
-    let mut t = running();
-    feed(
-        &mut t,
-        &[started("s2", "b", json!({"parentSubagentRunId": "s1"}))],
-    );
-    assert_eq!(codes(&t), ["A9"]);
-    // Recorded all the same, as the producer named it.
-    assert_eq!(
-        t.subagent("s2").unwrap().parent_subagent_run_id.as_deref(),
-        Some("s1")
-    );
-}
-
-#[test]
-fn a9_run_finished_with_a_subagent_running_abandons_it() {
-    let mut t = running();
-    feed(
-        &mut t,
-        &[
-            started("s1", "a", json!({})),
-            started("s2", "b", json!({})),
-            finished("s2", None),
-            run_finished("r1"),
-        ],
-    );
-    assert_eq!(codes(&t), ["A9"]);
-    assert!(t.violations()[0].message.contains("\"s1\""));
-    assert_eq!(t.subagent("s1").unwrap().status, SubagentStatus::Abandoned);
-    assert_eq!(t.subagent("s2").unwrap().status, SubagentStatus::Finished);
 }
 
 #[test]

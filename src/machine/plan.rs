@@ -244,7 +244,7 @@ impl Tracker {
                 ..
             } => {
                 self.check_nothing_left_open(plan)?;
-                self.plan_subagents_left_running(plan, true);
+                self.plan_subagents_left_running(plan, true)?;
                 record_stripped(plan, stripped, None);
                 plan.ops.push(Op::RunFinished { result, outcome });
             }
@@ -252,7 +252,7 @@ impl Tracker {
                 for &i in &self.open {
                     plan.abandon(i);
                 }
-                self.plan_subagents_left_running(plan, false);
+                self.plan_subagents_left_running(plan, false)?;
                 plan.ops.push(Op::RunError {
                     message: message.into_owned(),
                     code: code.map(Text::into_owned),
@@ -352,12 +352,12 @@ impl Tracker {
                     None => SubagentStatus::Finished,
                 };
                 let ids = suspended.unwrap_or_default();
-                self.plan_subagent_end(plan, owner.as_deref().unwrap_or(""), status, ids, None);
+                self.plan_subagent_end(plan, owner.as_deref().unwrap_or(""), status, ids, None)?;
             }
             EventBody::SubagentError { message, code } => {
                 let error = Some((message.into_owned(), code.map(Text::into_owned)));
                 let id = owner.as_deref().unwrap_or("");
-                self.plan_subagent_end(plan, id, SubagentStatus::Errored, Vec::new(), error);
+                self.plan_subagent_end(plan, id, SubagentStatus::Errored, Vec::new(), error)?;
             }
             // Planned above.
             EventBody::ToolCallArgs { .. }

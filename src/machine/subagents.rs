@@ -7,7 +7,7 @@ use super::state::ToolCall;
 use super::Tracker;
 use crate::events::SubagentStart;
 use crate::quote::{quoted, quoted_list};
-use crate::violation::Severity;
+use crate::violation::{Severity, Violation};
 
 /// Where a subagent invocation stands (rule A8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +21,8 @@ pub enum SubagentStatus {
     Suspended,
     /// `SUBAGENT_ERROR`.
     Errored,
-    /// Still running when its run ended (`RUN_ERROR`, the application
-    /// aborting, or `RUN_FINISHED`, rule A9).
+    /// Still running when its run failed (`RUN_ERROR`) or the application
+    /// aborted it.
     Abandoned,
 }
 
@@ -111,61 +111,55 @@ impl Tracker {
         plan: &mut Plan,
         id: String,
         start: Box<SubagentStart>,
-    ) -> Result<(), super::Violation> {
-        if let Some(&i) = self.subagent_ids.get(id.as_str()) {
-            let again = match self.subagents[i].status {
-                SubagentStatus::Running => Some("is already running"),
-                _ if self.running_in_run(i) => Some("already ended in this run"),
-                _ => None,
-            };
-            if let Some(why) = again {
-                let message = format!(
-                    "SUBAGENT_STARTED for subagent {}, which {why}; ignored",
-                    quoted(&id)
-                );
-                let v = plan.violation("A9", Severity::Violation, message);
-                plan.record(v);
-                return Ok(());
-            }
-        } else if self.calls.len() + self.subagents.len() >= self.options.limits.max_calls {
-            let message = format!(
-                "subagent {} exceeds the limit of {} tool calls and subagents per thread",
+    ) -> Result<(), Violation> {
+        let known = self.subagent_ids.get(id.as_str()).copied();
+        let again = known.and_then(|i| match self.subagents[i].status {
+            SubagentStatus::Running => Some("is already running"),
+            _ if self.running_in_run(i) => Some("already ended in this run"),
+            _ => None,
+        });
+        let parent = start.parent_subagent_run_id.as_deref();
+        let orphan = parent
+            .filter(|p| !(self.subagent_ids.get(*p)).is_some_and(|&i| self.running_in_run(i)));
+        let message = if let Some(why) = again {
+            format!("SUBAGENT_STARTED for subagent {}, which {why}", quoted(&id))
+        } else if let Some(parent) = orphan {
+            format!(
+                "subagent {} names parent subagent {}, which was not announced in this run",
                 quoted(&id),
-                self.options.limits.max_calls
+                quoted(parent)
+            )
+        } else if known.is_none()
+            && self.calls.len() + self.subagents.len() >= self.options.limits.max_calls
+        {
+            let limit = self.options.limits.max_calls;
+            let message = format!(
+                "subagent {} exceeds the limit of {limit} tool calls and subagents per thread",
+                quoted(&id)
             );
             return Err(plan.fatal("S5", message));
-        }
-        if let Some(parent) = &start.parent_subagent_run_id {
-            let known = self.subagent_ids.get(parent.as_str());
-            if !known.is_some_and(|&i| self.running_in_run(i)) {
-                let message = format!(
-                    "subagent {} names parent subagent {}, which was not announced in this run",
-                    quoted(&id),
-                    quoted(parent)
-                );
-                let v = plan.violation("A9", Severity::Violation, message);
-                plan.record(v);
+        } else {
+            if let Some(call) = &start.parent_tool_call_id {
+                if !self.by_id.contains_key(call.as_str()) {
+                    let message = format!(
+                        "subagent {} names parent call {}, which the thread never saw",
+                        quoted(&id),
+                        quoted(call)
+                    );
+                    let v = plan
+                        .violation("A10", Severity::Warning, message)
+                        .with_call(call);
+                    plan.record(v);
+                }
             }
-        }
-        if let Some(call) = &start.parent_tool_call_id {
-            if !self.by_id.contains_key(call.as_str()) {
-                let message = format!(
-                    "subagent {} names parent call {}, which the thread never saw",
-                    quoted(&id),
-                    quoted(call)
-                );
-                let v = plan
-                    .violation("A10", Severity::Warning, message)
-                    .with_call(call);
-                plan.record(v);
-            }
-        }
-        plan.ops.push(Op::Subagent(SubagentOp::Start(id, start)));
-        Ok(())
+            plan.ops.push(Op::Subagent(SubagentOp::Start(id, start)));
+            return Ok(());
+        };
+        Err(plan.fatal("A9", message))
     }
 
-    /// Rule A9: a call started under an invocation that already ended in
-    /// this run reuses its id; recorded, the call kept.
+    /// Rule A10: a call started under an invocation that already ended in
+    /// this run; kept, attributed as tagged.
     pub(crate) fn check_subagent_ended(&self, plan: &mut Plan, call: &str, owner: Option<&str>) {
         let Some(&i) = owner.and_then(|o| self.subagent_ids.get(o)) else {
             return;
@@ -177,7 +171,7 @@ impl Tracker {
                 quoted(&self.subagents[i].id)
             );
             let v = plan
-                .violation("A9", Severity::Violation, message)
+                .violation("A10", Severity::Warning, message)
                 .with_call(call);
             plan.record(v);
         }
@@ -191,7 +185,7 @@ impl Tracker {
         status: SubagentStatus,
         interrupt_ids: Vec<String>,
         error: Option<(String, Option<String>)>,
-    ) {
+    ) -> Result<(), Violation> {
         match self.subagent_ids.get(id) {
             Some(&index) if self.subagents[index].status == SubagentStatus::Running => {
                 plan.ops.push(Op::Subagent(SubagentOp::End {
@@ -200,6 +194,7 @@ impl Tracker {
                     interrupt_ids,
                     error,
                 }));
+                Ok(())
             }
             _ => {
                 let ty = if error.is_some() {
@@ -208,25 +203,28 @@ impl Tracker {
                     "SUBAGENT_FINISHED"
                 };
                 let message = format!("{ty} for subagent {}, which is not running", quoted(id));
-                let v = plan.violation("A9", Severity::Violation, message);
-                plan.record(v);
+                Err(plan.fatal("A9", message))
             }
         }
     }
 
-    /// The run ends: every invocation still running is abandoned; when it
-    /// finished normally, that is a violation naming each (rule A9).
-    pub(crate) fn plan_subagents_left_running(&self, plan: &mut Plan, finished: bool) {
+    /// The run ends: `RUN_FINISHED` with an invocation running is fatal
+    /// (rule A9, naming each); `RUN_ERROR` and the application's abort
+    /// abandon them.
+    pub(crate) fn plan_subagents_left_running(
+        &self,
+        plan: &mut Plan,
+        finished: bool,
+    ) -> Result<(), Violation> {
         let running = || {
             (self.subagents.iter().enumerate()).filter(|(_, s)| s.status == SubagentStatus::Running)
         };
         if finished && running().next().is_some() {
             let message = format!(
-                "RUN_FINISHED while subagents are running: {}; marked abandoned",
+                "RUN_FINISHED while subagents are running: {}",
                 quoted_list(running().map(|(_, s)| s.id.as_str()))
             );
-            let v = plan.violation("A9", Severity::Violation, message);
-            plan.record(v);
+            return Err(plan.fatal("A9", message));
         }
         for (index, _) in running() {
             plan.ops.push(Op::Subagent(SubagentOp::End {
@@ -236,6 +234,7 @@ impl Tracker {
                 error: None,
             }));
         }
+        Ok(())
     }
 
     pub(crate) fn apply_subagent(&mut self, op: SubagentOp) {

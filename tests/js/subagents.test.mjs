@@ -42,10 +42,9 @@ test("a8_the_snapshot_lists_subagents_with_their_calls", () => {
       { subagentRunId: "s2", status: "suspended", parentSubagentRunId: "s1", interruptIds: ["i1"], error: undefined, code: undefined, callIds: ["c3"] },
     ],
   );
-  // A second announcement in the same run is a violation (A9) and changes nothing.
-  s = tracker.push({ type: "SUBAGENT_STARTED", subagentRunId: "s2", name: "again" });
-  assert.equal(s.subagents[1].name, "reader");
-  assert.deepEqual(s.violations.map((v) => v.code), ["A9"]);
+  // A second announcement in the same run is fatal (A9); the snapshot before it stays.
+  assert.throws(() => tracker.push({ type: "SUBAGENT_STARTED", subagentRunId: "s2", name: "again" }), (e) => e.violation.code === "A9");
+  assert.equal(tracker.snapshot().subagents[1].name, "reader");
 });
 
 test("a8_a_subagent_running_when_the_run_errors_is_abandoned", () => {
