@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToolCallTracker } from "../../pkg/index.js";
+import { reference } from "./support/reference.mjs";
 
 const start = (id, name, owner) => ({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: name, ...(owner ? { subagentRunId: owner } : {}) });
 const end = (id) => ({ type: "TOOL_CALL_END", toolCallId: id });
@@ -54,4 +55,38 @@ test("a8_a_subagent_running_when_the_run_errors_is_abandoned", () => {
   const s = tracker.push({ type: "RUN_ERROR", message: "down" });
   assert.equal(s.subagents[0].status, "abandoned");
   assert.deepEqual(s.violations, []);
+});
+
+test("a9_a_broken_lifecycle_is_fatal_where_the_reference_client_stops", async () => {
+  const rs = { type: "RUN_STARTED", threadId: "t", runId: "r" };
+  const rf = { type: "RUN_FINISHED", threadId: "t", runId: "r" };
+  const st = (id, extra = {}) => ({ type: "SUBAGENT_STARTED", subagentRunId: id, name: "a", ...extra });
+  const fin = (id, extra = {}) => ({ type: "SUBAGENT_FINISHED", subagentRunId: id, ...extra });
+  const call = (id, owner) => ({ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "f", subagentRunId: owner });
+  const cases = {
+    "announced twice": [[rs, st("s1"), st("s1")], "A9"],
+    "reused after it finished": [[rs, st("s1"), fin("s1"), st("s1")], "A9"],
+    "run finished with one running": [[rs, st("s1"), rf], "A9"],
+    "parent not announced": [[rs, st("s2", { parentSubagentRunId: "s1" })], "A9"],
+    "finished twice": [[rs, st("s1"), fin("s1"), fin("s1")], "A9"],
+    "error of one never announced": [[rs, { type: "SUBAGENT_ERROR", subagentRunId: "s9", message: "m" }], "A9"],
+    "no name": [[rs, { type: "SUBAGENT_STARTED", subagentRunId: "s1" }], "E2"],
+    "error without message": [[rs, st("s1"), { type: "SUBAGENT_ERROR", subagentRunId: "s1" }], "E2"],
+    "parent call never seen": [[rs, st("s1", { parentToolCallId: "nope" }), fin("s1"), rf], null],
+    "a call under an ended one": [[rs, st("s1"), fin("s1"), call("c", "s1"), { type: "TOOL_CALL_END", toolCallId: "c" }, rf], null],
+    "a call of one never announced": [[rs, call("c", "s7"), { type: "TOOL_CALL_END", toolCallId: "c" }, rf], null],
+    "suspended, continued next run": [[rs, st("s1"), fin("s1", { outcome: { type: "suspended" } }), rf, { ...rs, runId: "r2" }, st("s1")], null],
+  };
+  for (const [name, [events, fatal]] of Object.entries(cases)) {
+    const tracker = new ToolCallTracker();
+    let ours = null;
+    try {
+      for (const e of events) tracker.push(e);
+    } catch (error) {
+      ours = error.violation.code;
+    }
+    const theirs = await reference(events);
+    assert.equal(ours, fatal, name);
+    assert.equal(theirs.error !== undefined, fatal !== null, `${name}: the reference client ${theirs.error ? "stops" : "goes on"}`);
+  }
 });
