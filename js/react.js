@@ -164,7 +164,7 @@ function tree(snapshot, view, group) {
   const announced = new Map(snapshot.subagents.map((s) => [s.subagentRunId, s]));
   const byCall = new Map();
   const bySubagent = new Map();
-  const add = (map, key, s) => map.set(key, [...(map.get(key) ?? []), s]);
+  const add = (map, key, s) => (map.get(key) ?? map.set(key, []).get(key)).push(s);
   const calls = new Map(snapshot.calls.map((c) => [c.id, c]));
   const unplaced = [];
   for (const s of snapshot.subagents) {
