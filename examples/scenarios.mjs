@@ -9,6 +9,12 @@ export const CONFIRM_DEPLOY = "confirm_deploy";
 /** A tool of the agent's own (a backend call): it runs it and streams the result. */
 export const CHECK_STATUS = "check_status";
 
+/** A tool of the agent's own that starts a subagent, whose frontend call the page answers. */
+export const INVESTIGATE = "investigate";
+
+/** The subagent `investigate` starts. */
+export const INVESTIGATOR = "investigator";
+
 /** What `check_status` reports. */
 export const SERVICE_STATUS = Object.freeze({ service: "checkout-api", version: "v2.13.2", ready: "3/3", healthy: true });
 
@@ -182,6 +188,34 @@ function statusRun() {
   return { events, pending: [] };
 }
 
+/** The last message asks to investigate: the agent's own call starts a subagent, which asks the user through `confirm_deploy`. */
+function wantsInvestigation(messages) {
+  const last = messages.at(-1);
+  return Boolean(last && last.role === "user" && /\binvestigat/i.test(contentText(last.content)));
+}
+
+function investigateRun(input) {
+  const run = proposeRun(input);
+  const [[nestedId] = []] = run.pending;
+  if (nestedId === undefined) return run;
+  const messageId = `msg_${ids()}`;
+  const callId = `call_${ids()}`;
+  const subagentRunId = `sub_${ids()}`;
+  // The subagent's own message and call carry its id (rule A2: the call belongs to the message that holds it).
+  const tagged = run.events.map((event) => ({ ...event, subagentRunId }));
+  const events = [
+    ...textMessage(messageId, `I'll have the ${INVESTIGATOR} look into it.`),
+    { type: "TOOL_CALL_START", toolCallId: callId, toolCallName: INVESTIGATE, parentMessageId: messageId },
+    { type: "TOOL_CALL_ARGS", toolCallId: callId, delta: JSON.stringify({ service: PROPOSED_DEPLOY.service }) },
+    { type: "TOOL_CALL_END", toolCallId: callId },
+    { type: "SUBAGENT_STARTED", subagentRunId, name: INVESTIGATOR, parentToolCallId: callId, parentMessageId: messageId },
+    ...tagged,
+    { type: "SUBAGENT_FINISHED", subagentRunId },
+    { type: "TOOL_CALL_RESULT", messageId: `msg_${ids()}`, toolCallId: callId, role: "tool", content: `The ${INVESTIGATOR} asked the user to confirm.` },
+  ];
+  return { events, pending: run.pending };
+}
+
 function replyRun(answer) {
   const { service = "the service", version = "" } = answer.args;
   const text = answer.approved
@@ -209,7 +243,13 @@ export function planRun(memory, input) {
     };
   }
   const answer = latestDeployAnswer(memory, input.messages);
-  const run = answer ? replyRun(answer) : wantsStatus(input.messages) ? statusRun() : proposeRun(input);
+  const run = answer
+    ? replyRun(answer)
+    : wantsInvestigation(input.messages)
+      ? investigateRun(input)
+      : wantsStatus(input.messages)
+        ? statusRun()
+        : proposeRun(input);
   const { threadId, runId } = input;
   const pendingToolCallIds = run.pending.map(([id]) => id);
   const events = [

@@ -286,6 +286,25 @@ export type PartialValue<T> = T extends string
 /** The tools' names, or `string` when the tools are not known to the type system. */
 export type ToolName<Tools extends readonly ToolOption[]> = Tools[number]["name"];
 
+/**
+ * The argument types of the advertised tools of `Tools` (a union), or
+ * `unknown` when the tools are not declared `as const`.
+ */
+export type ToolArgs<Tools extends readonly ToolOption[]> = Typed<Tools> extends true ? ArgsOfTool<Tools[number]> : unknown;
+type ArgsOfTool<T> = T extends ToolOption ? FromSchema<T extends { readonly parameters: infer P } ? P : undefined> : never;
+
+/** A top-level field of arguments of type `A` (any of them when `A` is a union; `string` when unknown). */
+export type ArgKey<A> = unknown extends A ? string : A extends unknown ? keyof A & string : never;
+
+/** The type of field `K` of arguments of type `A`. */
+export type ArgValue<A, K> = unknown extends A ? unknown : A extends unknown ? (K extends keyof A ? A[K] : never) : never;
+
+/** `complete`: closed by the text, it never changes again while the call streams. */
+export type FieldStatus = "streaming" | "complete";
+
+/** Each top-level field of the arguments so far, and whether it is complete. */
+export type ArgsStatus<A> = { readonly [K in ArgKey<A>]?: FieldStatus };
+
 /** Whether the tools were declared precisely enough (`as const`) to type arguments. */
 type Typed<Tools extends readonly ToolOption[]> = string extends ToolName<Tools> ? false : true;
 
@@ -383,11 +402,29 @@ type CallStates<N extends string, A, Adv extends boolean> = CallCommon & { reado
   ) & {
     /** A plain object (not frozen; nested values are the frozen ones) with `args` and `partialArgs` as values: for `structuredClone`, storage, `postMessage`. */
     toJSON(): ToolCallJSON<N, A, Adv>;
+    /**
+     * Whether the value at `path` (a top-level field, or keys and indices)
+     * is complete: closed by the text, so it never changes again while the
+     * call streams. Every value of a complete call is; `false` for what is
+     * not there yet.
+     *
+     * @example
+     * if (call.isComplete("url")) prefetch(call.partialArgs?.url ?? call.args.url);
+     */
+    isComplete(path: ArgKey<A> | readonly (string | number)[]): boolean;
+    /**
+     * Each top-level field so far, `"streaming"` or `"complete"` (frozen,
+     * computed once per state); `{}` while the arguments are no object.
+     *
+     * @example
+     * call.argsStatus(); // { url: "complete", note: "streaming" }
+     */
+    argsStatus(): ArgsStatus<A>;
   };
 
 /** The plain object `toJSON` gives: the same fields, as data. */
 export type ToolCallJSON<N extends string = string, A = unknown, Adv extends boolean = boolean> =
-  CallStates<N, A, Adv> extends infer C ? (C extends unknown ? { -readonly [K in Exclude<keyof C, "toJSON">]: C[K] } : never) : never;
+  CallStates<N, A, Adv> extends infer C ? (C extends unknown ? { -readonly [K in Exclude<keyof C, "toJSON" | "isComplete" | "argsStatus">]: C[K] } : never) : never;
 
 /** The calls to one advertised tool of `Tools`. */
 type AdvertisedCall<T> = T extends { readonly name: infer N extends string } & ToolOption
@@ -508,6 +545,46 @@ export interface Snapshot<Tools extends readonly ToolOption[] = ToolOption[]> {
   readonly interrupts: readonly InterruptState[];
   /** The user's standing approvals, one per tool, in the order given (rule S3). */
   readonly standingApprovals: readonly StandingApproval[];
+  /**
+   * Every subagent `SUBAGENT_STARTED` announced, in the order first
+   * announced (rule A8): with the call or subagent that started it, its
+   * status and its calls, so a UI can draw call -> subagent -> its calls.
+   */
+  readonly subagents: readonly Subagent[];
+}
+
+/**
+ * One subagent invocation (rule A8).
+ *
+ * @example
+ * const started = snapshot.subagents.filter((s) => s.parentToolCallId === call.id);
+ * const theirCalls = started.flatMap((s) => s.callIds.map((id) => snapshot.calls.find((c) => c.id === id)));
+ */
+export interface Subagent {
+  /** The invocation (`subagentRunId`): its calls carry it. */
+  readonly subagentRunId: string;
+  /** The subagent, reusable across invocations. */
+  readonly name: string;
+  readonly description?: string;
+  /** The tool call that started it. */
+  readonly parentToolCallId?: string;
+  /** The invocation that started it (absent: the parent agent). */
+  readonly parentSubagentRunId?: string;
+  /** The message that held the starting call. */
+  readonly parentMessageId?: string;
+  /**
+   * `running` until `SUBAGENT_FINISHED` (`finished`, or `suspended`:
+   * paused awaiting outside input) or `SUBAGENT_ERROR` (`errored`);
+   * `abandoned` when its run ended with it running.
+   */
+  readonly status: "running" | "finished" | "suspended" | "errored" | "abandoned";
+  /** The interrupts a suspended invocation raised itself. */
+  readonly interruptIds: readonly string[];
+  /** `SUBAGENT_ERROR`'s message and code. */
+  readonly error?: string;
+  readonly code?: string;
+  /** The ids of the calls it streams (`subagentRunId`), in start order. */
+  readonly callIds: readonly string[];
 }
 
 /**

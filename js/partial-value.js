@@ -75,6 +75,14 @@ export class PartialValueBuilder {
   #escaped = false;
   /** The last value made, and the text read since (UTF-16 units). */
   #last = undefined;
+  /**
+   * The open spine of the last value made: the keys and indices from the
+   * top-level value to the innermost value still open, or `null` when the
+   * top-level value is complete. Every value off it is complete (closed
+   * by the text) and never changes again while the call streams.
+   * @type {(string | number)[] | null}
+   */
+  spine = null;
   #made = false;
   #sinceMade = 0;
 
@@ -105,7 +113,20 @@ export class PartialValueBuilder {
     if (this.#made && width > FREE_WIDTH && this.#sinceMade * WIDTH_PER_UNIT < width) return this.#last;
     this.#made = true;
     this.#sinceMade = 0;
+    this.spine = this.#spine();
     return (this.#last = this.#value());
+  }
+
+  /** The open spine now (see `spine`): each open container's member in progress, and the string value in progress. */
+  #spine() {
+    const stack = this.#stack;
+    if (stack.length === 0) return this.#string !== null ? [] : null;
+    const spine = [];
+    for (let d = 0; d < stack.length; d++) {
+      const open = stack[d];
+      if (d < stack.length - 1 || this.#string !== null) spine.push(open.items !== null ? open.items.length - 1 : open.key);
+    }
+    return spine;
   }
 
   /** What `#value` copies: the open containers' elements, and their members at `MEMBER_WIDTH`. */

@@ -1,5 +1,20 @@
 import type { ReactNode } from "react";
-import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type {
+  ArgKey,
+  ArgsStatus,
+  ArgValue,
+  ContentPart,
+  InterruptState,
+  PartialValue,
+  Snapshot,
+  Subagent,
+  ToolArgs,
+  ToolOption,
+  ToolCallFor,
+  ToolCallState,
+  ToolCallTracker,
+  ToolName,
+} from "./index.js";
 
 export interface StoreOptions {
   /**
@@ -27,6 +42,41 @@ export declare function usePendingCalls<Tools extends readonly ToolOption[]>(
   tracker: ToolCallTracker<Tools>,
   options?: StoreOptions,
 ): Snapshot<Tools>["pendingCalls"];
+
+/** One field of a call's arguments: its value so far, and whether it is complete (it never changes again). */
+export interface ArgField<T> {
+  readonly value: PartialValue<T> | undefined;
+  readonly complete: boolean;
+}
+
+/**
+ * One top-level field of the call `callId`'s arguments, typed by the tools'
+ * schemas; re-renders only when that field's value or completeness changes
+ * (a complete field never re-renders while other fields stream).
+ *
+ * @example
+ * const url = useArgField(tracker, callId, "url");
+ * useEffect(() => { if (url.complete) prefetch(url.value); }, [url]);
+ */
+export declare function useArgField<Tools extends readonly ToolOption[], K extends ArgKey<ToolArgs<Tools>>>(
+  tracker: ToolCallTracker<Tools>,
+  callId: string,
+  field: K,
+  options?: StoreOptions,
+): ArgField<ArgValue<ToolArgs<Tools>, K>>;
+
+/**
+ * Each top-level field of the call `callId`'s arguments, `"streaming"` or
+ * `"complete"`; re-renders only when a field appears or completes.
+ *
+ * @example
+ * const status = useToolArgsStatus(tracker, callId); // { url: "complete", note: "streaming" }
+ */
+export declare function useToolArgsStatus<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  callId: string,
+  options?: StoreOptions,
+): ArgsStatus<ToolArgs<Tools>>;
 
 /** The thread's open interrupts (`snapshot.interrupts`); re-renders only when they change. */
 export declare function useInterrupts<Tools extends readonly ToolOption[]>(
@@ -73,6 +123,14 @@ export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends Sto
   render?: { readonly [Name in ToolName<Tools>]?: (props: ToolCallRenderProps<Tools, Name>) => ReactNode };
   /** The component of every other call; absent: those calls render nothing. */
   fallback?: (props: ToolCallProps<ToolCallState<Tools>>) => ReactNode;
+  /**
+   * `true` (the default): a subagent's calls render right after the call
+   * that started it, inside `subagent`; `false`: every call in one flat
+   * list, in first-start order.
+   */
+  nested?: boolean;
+  /** The group around one subagent's calls (default: a `<div role="group">` labelled with its name). */
+  subagent?: (props: { subagent: Subagent; children: ReactNode }) => ReactNode;
 }
 
 /** Every call of the tracker, each through its tool's component (or `fallback`). */

@@ -37,6 +37,55 @@ export function usePendingCalls(tracker, options) {
   return useSyncExternalStore(store.subscribe, select, select);
 }
 
+/**
+ * One top-level field of a call's arguments, `{ value, complete }`
+ * (`call.isComplete(field)`): re-renders only when the field's value or
+ * completeness changes, so a component reading a complete field does not
+ * re-render while other fields stream. A complete value never changes
+ * again while the call streams, and is kept as first seen.
+ */
+export function useArgField(tracker, callId, field, options) {
+  const store = storeOf(tracker, options);
+  const last = useRef({ index: -1, field: NONE, of: "" }).current;
+  const select = () => {
+    // Another call or field: what was kept belongs to the one before.
+    const of = JSON.stringify([callId, field]);
+    if (last.of !== of) Object.assign(last, { index: -1, field: NONE, of });
+    const call = findCall(store.getSnapshot().calls, callId, last);
+    if (last.field.complete && call?.status !== "abandoned") return last.field;
+    const value = call?.status === "open" ? call.partialArgs?.[field] : call?.args?.[field];
+    const complete = call !== undefined && call.isComplete(field);
+    if (value !== last.field.value || complete !== last.field.complete) last.field = { value, complete };
+    return last.field;
+  };
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
+const NONE = Object.freeze({ value: undefined, complete: false });
+
+/**
+ * Each top-level field of a call's arguments, `"streaming"` or
+ * `"complete"` (`call.argsStatus()`, `{}` until the call starts):
+ * re-renders only when a field appears or completes, not on every delta.
+ */
+export function useToolArgsStatus(tracker, callId, options) {
+  const store = storeOf(tracker, options);
+  const last = useRef({ index: -1, status: EMPTY_STATUS }).current;
+  const select = () => {
+    const status = findCall(store.getSnapshot().calls, callId, last)?.argsStatus() ?? EMPTY_STATUS;
+    if (!sameStatus(status, last.status)) last.status = status;
+    return last.status;
+  };
+  return useSyncExternalStore(store.subscribe, select, select);
+}
+
+const EMPTY_STATUS = Object.freeze({});
+
+function sameStatus(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 /** The thread's open interrupts (`snapshot.interrupts`): re-renders only when they change. */
 export function useInterrupts(tracker, options) {
   const store = storeOf(tracker, options);
@@ -64,11 +113,64 @@ const CallView = memo(function CallView({ tracker, call, interrupt, component })
  * `render` with that component, any other call with `fallback` (or
  * nothing). Each component gets the call, the interrupt it awaits (if any)
  * and the actions bound to them, and re-renders only when they change.
+ *
+ * Nested (the default; `nested={false}` renders every call in one flat
+ * list): right after a call come the subagents it started
+ * (`parentToolCallId`), each as the `subagent` component (a `role="group"`
+ * element by default) holding that subagent's calls, nested the same way,
+ * then the subagents it started itself without a call. A call no walk from
+ * the top reaches (a cycle a stream drew) is rendered at the top all the
+ * same: every call, pending ones of nested subagents included, is shown.
  */
-export function ToolCalls({ tracker, render, fallback, coalesce }) {
+export function ToolCalls({ tracker, render, fallback, coalesce, nested = true, subagent = SubagentGroup }) {
   const snapshot = useToolCalls(tracker, { coalesce });
-  const children = callsToRender(snapshot, render, fallback).map(({ call, interrupt, renderer }) =>
-    createElement(CallView, { key: call.id, tracker, call, interrupt, component: renderer }),
-  );
-  return createElement(Fragment, null, children);
+  const entries = callsToRender(snapshot, render, fallback);
+  const view = ({ call, interrupt, renderer }) => createElement(CallView, { key: call.id, tracker, call, interrupt, component: renderer });
+  if (!nested || snapshot.subagents.length === 0) return createElement(Fragment, null, entries.map(view));
+  const byId = new Map(entries.map((entry) => [entry.call.id, entry]));
+  return createElement(Fragment, null, tree(snapshot, (call) => (byId.has(call.id) ? view(byId.get(call.id)) : null), subagent));
+}
+
+/** The default group of a subagent's calls. */
+function SubagentGroup({ subagent, children }) {
+  return createElement("div", { role: "group", "aria-label": subagent.name, "data-subagent-run-id": subagent.subagentRunId, "data-status": subagent.status }, children);
+}
+
+/**
+ * The calls as a tree (see `ToolCalls`): each call, then its subagents;
+ * each node visited once, so a cycle ends; what no walk reached, at the end.
+ */
+function tree(snapshot, view, group) {
+  const announced = new Map(snapshot.subagents.map((s) => [s.subagentRunId, s]));
+  const byCall = new Map();
+  const bySubagent = new Map();
+  const add = (map, key, s) => (map.get(key) ?? map.set(key, []).get(key)).push(s);
+  const calls = new Map(snapshot.calls.map((c) => [c.id, c]));
+  const unplaced = [];
+  for (const s of snapshot.subagents) {
+    if (s.parentToolCallId !== undefined && calls.has(s.parentToolCallId)) add(byCall, s.parentToolCallId, s);
+    else if (s.parentSubagentRunId !== undefined && announced.has(s.parentSubagentRunId)) add(bySubagent, s.parentSubagentRunId, s);
+    else unplaced.push(s);
+  }
+  const seen = new Set();
+  const subagents = (list) => (list ?? []).filter((s) => !seen.has(s)).map(groupOf);
+  const callNode = (call) => {
+    seen.add(call);
+    return createElement(Fragment, { key: call.id }, view(call), subagents(byCall.get(call.id)));
+  };
+  function groupOf(s) {
+    seen.add(s);
+    const own = s.callIds.map((id) => calls.get(id)).filter((c) => c !== undefined && !seen.has(c));
+    const children = [...own.map(callNode), ...subagents(bySubagent.get(s.subagentRunId))];
+    return createElement(group, { key: `subagent:${s.subagentRunId}`, subagent: s }, children);
+  }
+  // Top: calls of the parent agent or of no announced subagent, then subagents with no parent to go under.
+  const top = [];
+  for (const call of snapshot.calls) {
+    if (!seen.has(call) && (call.subagentRunId === undefined || !announced.has(call.subagentRunId))) top.push(callNode(call));
+  }
+  for (const s of unplaced) top.push(groupOf(s));
+  for (const call of snapshot.calls) if (!seen.has(call)) top.push(callNode(call));
+  for (const s of snapshot.subagents) if (!seen.has(s)) top.push(groupOf(s));
+  return top;
 }

@@ -15,6 +15,7 @@ import { PartialValueBuilder } from "./partial-value.js";
 /** @typedef {import("./wire").ChangeRecord} ChangeRecord */
 /** @typedef {import("./wire").CallRecord} CallRecord */
 /** @typedef {import("./wire").Violation} Violation */
+/** @typedef {import("./wire").SubagentRecord} SubagentRecord */
 /** @typedef {Omit<ChangeRecord, "violations"> & { violations: readonly Violation[] }} Changes */
 
 const EMPTY = Object.freeze([]);
@@ -46,6 +47,8 @@ export class ToolCallState {
   #parsed;
   #argsValue;
   #argsRead = false;
+  /** `argsStatus()`, once asked. @type {Readonly<Record<string, "streaming" | "complete">> | undefined} */
+  #fields;
 
   /**
    * Every public field copied from `meta` (the previous state of the call,
@@ -188,6 +191,60 @@ export class ToolCallState {
     return p?.value;
   }
 
+  /**
+   * Whether the value at `path` (a top-level key, or a list of keys and
+   * indices) of the arguments is complete: closed by the text, so it never
+   * changes again while the call streams. Every value of a complete call
+   * is; none of an abandoned one.
+   * @param {string | readonly (string | number)[]} path
+   */
+  isComplete(path) {
+    const steps = typeof path === "string" ? [path] : path;
+    const value = this.status === "open" ? this.partialArgs : this.args;
+    if (valueAt(value, steps) === undefined) return false;
+    if (this.status !== "open") return true;
+    const spine = this.#spine();
+    return spine === null || steps.length > spine.length || steps.some((step, i) => String(step) !== String(spine[i]));
+  }
+
+  /**
+   * Each top-level field of the arguments so far, `"streaming"` or
+   * `"complete"` (see `isComplete`); `{}` while the arguments are not an
+   * object. Frozen, computed once per state.
+   */
+  argsStatus() {
+    if (this.#fields === undefined) {
+      const value = this.status === "open" ? this.partialArgs : this.args;
+      const spine = this.status === "open" && value !== undefined ? this.#spine() : null;
+      const open = spine !== null && spine.length > 0 ? String(spine[0]) : undefined;
+      const isObject = value !== null && typeof value === "object" && !Array.isArray(value);
+      const entries = isObject ? Object.keys(value).map((key) => [key, key === open ? "streaming" : "complete"]) : [];
+      this.#fields = Object.freeze(Object.fromEntries(entries));
+    }
+    return this.#fields;
+  }
+
+  /**
+   * The open spine of the partial value read (see `PartialValueBuilder.spine`):
+   * the builder's when it made the value; else that of a builder run over
+   * the prefix, once; else (a prefix the builder does not expect) the last
+   * members, as `JSON.parse` ordered them, as deep as the suffix closes.
+   */
+  #spine() {
+    const p = this.#partial;
+    if (p.spine === undefined) {
+      try {
+        const builder = new PartialValueBuilder();
+        builder.feed(this.argsText.slice(0, p.cut));
+        builder.valueAt(p.cut);
+        p.spine = builder.spine;
+      } catch {
+        p.spine = lastMembers(p.value, p.suffix.length);
+      }
+    }
+    return p.spine;
+  }
+
   /** A plain object with every field, `args` and `partialArgs` as values: for `structuredClone`, storage, `postMessage`. */
   toJSON() {
     return { ...this };
@@ -202,7 +259,9 @@ export class ToolCallState {
     const builder = this.#builder;
     if (builder && !builder.broken && builder.position <= p.cut) {
       try {
-        return builder.valueAt(p.cut);
+        const value = builder.valueAt(p.cut);
+        p.spine = builder.spine;
+        return value;
       } catch {
         builder.broken = true;
       }
@@ -211,8 +270,39 @@ export class ToolCallState {
   }
 }
 
-/** A partial value's prefix, closing text and (once read) value. */
-const partialCell = (cut, suffix) => ({ cut, suffix, read: false, value: undefined });
+/** A partial value's prefix, closing text, (once read) value and (once known) open spine. */
+const partialCell = (cut, suffix) => ({ cut, suffix, read: false, value: undefined, spine: undefined });
+
+/**
+ * The value at `steps` of `value`, or `undefined`.
+ * @param {any} value
+ * @param {readonly (string | number)[]} steps
+ */
+function valueAt(value, steps) {
+  for (const step of steps) {
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, step)) return undefined;
+    value = value[step];
+  }
+  return value;
+}
+
+/**
+ * The spine of `value` followed by last members, `open` values deep (the
+ * suffix's length); `null` when nothing is open.
+ * @param {any} value
+ * @param {number} open
+ */
+function lastMembers(value, open) {
+  if (open === 0) return null;
+  const spine = [];
+  while (spine.length < open - 1 && value !== null && typeof value === "object") {
+    const keys = Object.keys(value);
+    const step = Array.isArray(value) ? value.length - 1 : keys[keys.length - 1];
+    spine.push(step);
+    value = value[step];
+  }
+  return spine;
+}
 
 const sameResult = (a, b) => a !== undefined && a.messageId === b.messageId && a.source === b.source;
 
@@ -243,7 +333,11 @@ export class SnapshotBuilder {
     unmatchedResults: EMPTY,
     interrupts: EMPTY,
     standingApprovals: EMPTY,
+    subagents: EMPTY,
   });
+
+  /** Each subagent's place in `subagents`, by id. @type {Map<string, number>} */
+  #subagentIndex = new Map();
 
   /**
    * The call indices of each derived list's members, ascending: the
@@ -279,8 +373,37 @@ export class SnapshotBuilder {
       unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
       interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
       standingApprovals: changes.standingApprovals ? sameList(prev.standingApprovals, changes.standingApprovals) : prev.standingApprovals,
+      subagents: changed.length || changes.subagents ? this.#subagents(prev, calls, changes) : prev.subagents,
     });
     return this.#snapshot;
+  }
+
+  /**
+   * The subagents after a record (rule A8): each changed one rebuilt, and
+   * each new call of a subagent appended to its `callIds` (calls never
+   * change owner); a subagent announced after some of its calls finds them
+   * by one pass over the calls, once.
+   * @param {any} prev
+   * @param {readonly ToolCallState[]} calls
+   * @param {Changes} changes
+   */
+  #subagents(prev, calls, changes) {
+    /** @type {any[] | null} */
+    let next = null;
+    const at = this.#subagentIndex;
+    for (const change of changes.calls) {
+      const index = change.subagentRunId === undefined ? undefined : at.get(change.subagentRunId);
+      if (index === undefined || prev.calls[change.index] !== undefined) continue;
+      next ??= copy(prev.subagents);
+      next[index] = Object.freeze({ ...next[index], callIds: Object.freeze([...next[index].callIds, change.id]) });
+    }
+    for (const record of changes.subagents ?? EMPTY) {
+      next ??= copy(prev.subagents);
+      const before = next[record.index];
+      if (before === undefined) at.set(record.subagentRunId, record.index);
+      next[record.index] = subagentState(record, before ? before.callIds : ownedBy(calls, record.subagentRunId));
+    }
+    return next ? Object.freeze(next) : prev.subagents;
   }
 
   /**
@@ -315,6 +438,7 @@ export class SnapshotBuilder {
       unmatchedResults: prev.unmatchedResults,
       interrupts: prev.interrupts,
       standingApprovals: prev.standingApprovals,
+      subagents: prev.subagents,
     });
     return this.#snapshot;
   }
@@ -339,6 +463,27 @@ export class SnapshotBuilder {
 function sameList(prev, next) {
   if (next.length === prev.length && next.every((s, i) => s.tool === prev[i].tool && s.toolCallId === prev[i].toolCallId)) return prev;
   return next.length ? deepFreeze(next) : EMPTY;
+}
+
+/**
+ * A subagent as the snapshot shows it: the record's fields but its place,
+ * with its calls' ids in start order.
+ * @param {SubagentRecord} record
+ * @param {readonly string[]} callIds
+ */
+function subagentState({ index, interruptIds, ...fields }, callIds) {
+  return Object.freeze({ ...fields, interruptIds: interruptIds ? Object.freeze(interruptIds) : EMPTY, callIds });
+}
+
+/**
+ * The ids of the calls `owner` streams, in start order.
+ * @param {readonly ToolCallState[]} calls
+ * @param {string} owner
+ */
+function ownedBy(calls, owner) {
+  const ids = [];
+  for (const call of calls) if (call.subagentRunId === owner) ids.push(call.id);
+  return Object.freeze(ids);
 }
 
 /**

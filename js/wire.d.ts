@@ -42,6 +42,11 @@ export type ChangeRecord = {
    * (rule S3).
    */
   standingApprovals?: Array<StandingApproval>;
+  /**
+   * The subagents changed since the last record (rule A8), each placed
+   * by `index`.
+   */
+  subagents?: Array<SubagentRecord>;
 };
 
 /**
@@ -259,6 +264,35 @@ export type UncoveredRecord = {
 };
 
 /**
+ * An announced subagent invocation (rule A8).
+ */
+export type SubagentRecord = {
+  /**
+   * Its place in the tracker's list of subagents.
+   */
+  index: number;
+  subagentRunId: string;
+  name: string;
+  status: SubagentStatus;
+  description?: string;
+  parentToolCallId?: string;
+  parentSubagentRunId?: string;
+  parentMessageId?: string;
+  /**
+   * The interrupts a suspended invocation raised itself.
+   */
+  interruptIds?: Array<string>;
+  /**
+   * `SUBAGENT_ERROR`'s message.
+   */
+  error?: string;
+  /**
+   * `SUBAGENT_ERROR`'s code.
+   */
+  code?: string;
+};
+
+/**
  * A saved thread.
  */
 export type SavedRecord = {
@@ -336,6 +370,11 @@ export type RunStatus = "idle" | "running" | "finished" | "interrupted" | "cance
  * `ToolCallRefusedError.kind` holds it.
  */
 export type RefusalKind = "unknownCall" | "open" | "abandoned" | "answered" | "declined" | "notTheApplications" | "approvalRequired" | "messageIdInUse" | "invalidContent" | "unanswered" | "malformedInput" | "runActive" | "stopped" | "limit" | "unknownInterrupt" | "interruptCovered" | "interruptExpired" | "invalidPayload" | "invalidEditedArgs" | "awaitingInterrupt" | "uncovered" | "invalidSaved";
+
+/**
+ * Where a subagent invocation stands (rule A8).
+ */
+export type SubagentStatus = "running" | "finished" | "suspended" | "errored" | "abandoned";
 
 /**
  * What the application decided about an open interrupt (rule I4).

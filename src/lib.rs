@@ -47,4 +47,5 @@ pub use machine::{
 };
 pub use machine::{CallChange, Changes};
 pub use machine::{Clock, InterruptDecision, OpenInterrupt, UncoveredInterrupt};
+pub use machine::{Subagent, SubagentStatus};
 pub use violation::{Severity, Violation};

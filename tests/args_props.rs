@@ -1,7 +1,7 @@
 //! Property tests of the argument reader: random JSON documents, written
 //! with random escapes and whitespace, fed in random deltas.
 
-use agui_tool_calls::args::{ArgsLimits, ArgsReader};
+use agui_tool_calls::args::{ArgsLimits, ArgsReader, PathStep};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -263,6 +263,47 @@ fn extends(old: &Value, new: &Value) -> bool {
     }
 }
 
+/// Every path of `value` but the root (keys and indices), with its value.
+fn paths(value: &Value, prefix: &mut Vec<Step>, out: &mut Vec<(Vec<Step>, Value)>) {
+    let children: Vec<(Step, &Value)> = match value {
+        Value::Object(m) => m.iter().map(|(k, v)| (Step::Key(k.clone()), v)).collect(),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Step::Index(i), v))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (step, child) in children {
+        prefix.push(step);
+        out.push((prefix.clone(), child.clone()));
+        paths(child, prefix, out);
+        prefix.pop();
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn steps(path: &[Step]) -> Vec<PathStep<'_>> {
+    path.iter()
+        .map(|s| match s {
+            Step::Key(k) => PathStep::Key(k),
+            Step::Index(i) => PathStep::Index(*i),
+        })
+        .collect()
+}
+
+fn at<'v>(value: &'v Value, path: &[Step]) -> Option<&'v Value> {
+    path.iter().try_fold(value, |v, s| match s {
+        Step::Key(k) => v.get(k),
+        Step::Index(i) => v.get(i),
+    })
+}
+
 fn config() -> ProptestConfig {
     ProptestConfig {
         failure_persistence: None,
@@ -305,6 +346,44 @@ proptest! {
         let whole: Value = serde_json::from_str(&text).unwrap();
         if whole.is_object() || whole.is_array() || whole.is_string() {
             prop_assert_eq!(last, Some(whole));
+        }
+    }
+
+    #[test]
+    fn t5_a_complete_value_never_changes_while_the_call_streams((text, deltas) in document()) {
+        let whole: Value = serde_json::from_str(&text).unwrap();
+        let mut args = reader();
+        let mut complete: Vec<(Vec<Step>, Value)> = Vec::new();
+        for d in &deltas {
+            args.push(d).unwrap();
+            let Some(json) = args.partial_json() else { continue };
+            let partial: Value = serde_json::from_str(&json).unwrap();
+            // What was complete is there, unchanged.
+            for (path, value) in &complete {
+                prop_assert_eq!(at(&partial, path), Some(value), "{:?} in {}", path, json);
+            }
+            let mut all = Vec::new();
+            paths(&partial, &mut Vec::new(), &mut all);
+            for (path, value) in all {
+                let status = args.complete_at(&steps(&path));
+                let before = complete.iter().any(|(p, _)| *p == path);
+                prop_assert!(status.is_some(), "{:?} in {}", path, json);
+                prop_assert!(status == Some(true) || !before, "{:?} reopened in {}", path, json);
+                if status == Some(true) && !before {
+                    complete.push((path, value));
+                }
+            }
+            // The top-level fields say what `complete_at` says.
+            for (key, done) in args.fields() {
+                prop_assert_eq!(Some(done), args.complete_at(&[PathStep::Key(&key)]));
+            }
+        }
+        // The call closes on the whole text: every complete value is its.
+        for (path, value) in &complete {
+            prop_assert_eq!(at(&whole, path), Some(value));
+        }
+        if whole.is_object() || whole.is_array() || whole.is_string() {
+            prop_assert_eq!(args.complete_at(&[]), Some(true));
         }
     }
 

@@ -17,8 +17,8 @@ const STREAM: &str = r#"
 {"type":"TOOL_CALL_ARGS","toolCallId":"search","delta":"\"}"}
 {"type":"TOOL_CALL_END","toolCallId":"search"}
 {"type":"TOOL_CALL_RESULT","messageId":"tr1","toolCallId":"search","content":"3 results","role":"tool"}
-{"type":"SUBAGENT_STARTED","subagentRunId":"flights"}
-{"type":"SUBAGENT_STARTED","subagentRunId":"hotels"}
+{"type":"SUBAGENT_STARTED","subagentRunId":"flights","name":"flights"}
+{"type":"SUBAGENT_STARTED","subagentRunId":"hotels","name":"hotels"}
 {"type":"TEXT_MESSAGE_CHUNK","subagentRunId":"flights","messageId":"mf","role":"assistant","delta":"Looking"}
 {"type":"TEXT_MESSAGE_CHUNK","subagentRunId":"hotels","messageId":"mh","role":"assistant","delta":"Looking"}
 {"type":"TOOL_CALL_CHUNK","subagentRunId":"flights","toolCallId":"f1","toolCallName":"find_flights","parentMessageId":"mf","delta":"{\"to\":"}

@@ -179,7 +179,7 @@ fn c5_raw_activity_and_subagent_started_close_nothing() {
     for passive in [
         json!({"type": "RAW", "event": {}}),
         json!({"type": "ACTIVITY_SNAPSHOT", "messageId": "x", "activityType": "a", "content": {}}),
-        by("s9", json!({"type": "SUBAGENT_STARTED"})),
+        by("s9", json!({"type": "SUBAGENT_STARTED", "name": "n"})),
     ] {
         let mut t = running();
         feed(
@@ -196,6 +196,7 @@ fn c5_subagent_finished_closes_that_subagents_lane() {
     feed(
         &mut t,
         &[
+            json!({"type": "SUBAGENT_STARTED", "subagentRunId": "s1", "name": "n"}),
             chunk(Some("a"), Some("f"), "{}"),
             by("s1", chunk(Some("b"), Some("g"), "{}")),
             by("s1", json!({"type": "SUBAGENT_FINISHED"})),

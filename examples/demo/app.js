@@ -12,7 +12,7 @@ export function App({ session }) {
     "div",
     { className: "app" },
     h(Header, { run: snapshot.run, busy: chat.busy, pending: snapshot.pendingCalls.length }),
-    h(Timeline, { messages: chat.messages, calls: snapshot.calls, session }),
+    h(Timeline, { messages: chat.messages, calls: snapshot.calls, subagents: snapshot.subagents, session }),
     h(Standing, { session }),
     h(Problems, { violations: snapshot.violations, fatal: snapshot.fatal, error: chat.error }),
     h(Composer, { session, busy: chat.busy }),
@@ -34,7 +34,7 @@ function Header({ run, busy, pending }) {
   );
 }
 
-function Timeline({ messages, calls, session }) {
+function Timeline({ messages, calls, subagents, session }) {
   const ref = useRef(null);
   // Follow the conversation as it streams.
   useLayoutEffect(() => {
@@ -42,12 +42,16 @@ function Timeline({ messages, calls, session }) {
   });
   const byParent = Map.groupBy(calls, (c) => c.parentMessageId);
   const ids = new Set(messages.map((m) => m.id));
+  // The subagent tree: which subagent a call belongs to, and which one it started.
+  const owner = new Map(subagents.map((s) => [s.subagentRunId, s]));
+  const started = new Map(subagents.map((s) => [s.parentToolCallId, s]));
+  const card = (call) => h(ToolCallCard, { key: call.id, call, session, owner: owner.get(call.subagentRunId), started: started.get(call.id) });
   const items = [];
   for (const m of messages) {
     items.push(h(Message, { key: m.id, message: m }));
-    for (const call of byParent.get(m.id) ?? []) items.push(h(ToolCallCard, { key: call.id, call, session }));
+    for (const call of byParent.get(m.id) ?? []) items.push(card(call));
   }
-  for (const call of calls) if (!ids.has(call.parentMessageId)) items.push(h(ToolCallCard, { key: call.id, call, session }));
+  for (const call of calls) if (!ids.has(call.parentMessageId)) items.push(card(call));
   if (items.length === 0) {
     items.push(
       h(
@@ -83,11 +87,11 @@ function argumentsText(call) {
   return value === undefined ? call.argsText : JSON.stringify(value, null, 2);
 }
 
-const ToolCallCard = memo(function ToolCallCard({ call, session }) {
+const ToolCallCard = memo(function ToolCallCard({ call, session, owner, started }) {
   const badge = badgeOf(call);
   return h(
     "article",
-    { className: `card card-${badge}`, "data-call-id": call.id, "data-status": badge },
+    { className: `card card-${badge}${owner ? " nested" : ""}`, "data-call-id": call.id, "data-status": badge, "data-subagent-run-id": call.subagentRunId },
     h(
       "header",
       null,
@@ -103,6 +107,8 @@ const ToolCallCard = memo(function ToolCallCard({ call, session }) {
       h(Fact, { label: "consent", value: call.consent }),
       call.consentFrom && h(Fact, { label: "approved by", value: "standing", title: `the standing approval given on ${call.consentFrom}` }),
       call.advertised && h(Fact, { label: "tool", value: "frontend" }),
+      owner && h(Fact, { label: "subagent", value: owner.name }),
+      started && h(Fact, { label: "started", value: `${started.name} (${started.status})` }),
     ),
     call.argsError && h(ArgsErrors, { error: call.argsError }),
     call.result && h(Result, { result: call.result }),

@@ -281,6 +281,10 @@ pub enum Body {
     },
     Subagent {
         kind: u8,
+        /// `parentToolCallId` of a start; also whether a finish is suspended.
+        parent_call: Option<Id>,
+        /// `parentSubagentRunId` of a start.
+        parent_subagent: Owner,
     },
     Other {
         kind: u8,
@@ -420,9 +424,32 @@ impl EventSpec {
                 );
                 "MESSAGES_SNAPSHOT"
             }
-            Body::Subagent { kind } => {
-                ["SUBAGENT_STARTED", "SUBAGENT_FINISHED", "SUBAGENT_ERROR"][usize::from(kind % 3)]
-            }
+            Body::Subagent {
+                kind,
+                parent_call,
+                parent_subagent,
+            } => match kind % 3 {
+                0 => {
+                    put("name", json!("helper"));
+                    if let Some(call) = parent_call {
+                        put("parentToolCallId", json!(call.get()));
+                    }
+                    if let Some(parent) = parent_subagent.get() {
+                        put("parentSubagentRunId", json!(parent));
+                    }
+                    "SUBAGENT_STARTED"
+                }
+                1 => {
+                    if let Some(call) = parent_call {
+                        put("outcome", json!({"type": "suspended", "interruptIds": [call.get()]}));
+                    }
+                    "SUBAGENT_FINISHED"
+                }
+                _ => {
+                    put("message", json!("failed"));
+                    "SUBAGENT_ERROR"
+                }
+            },
             Body::Other { kind } => [
                 "STEP_STARTED",
                 "STATE_DELTA",

@@ -7,6 +7,7 @@
 //! value of the text so far ([`Partial`], rules in `docs/partial-json.md`) and,
 //! at `TOOL_CALL_END`, the final parse (rule T6).
 
+mod fields;
 mod nesting;
 mod scanner;
 mod tail;
@@ -15,6 +16,7 @@ use serde_json::Value;
 
 use crate::events::{JsonStr, REPLACEMENT};
 use crate::quote::quoted;
+pub use fields::PathStep;
 pub use nesting::MAX_DEPTH_CEILING;
 use scanner::{End, Reason, Scanner, Stop};
 pub use tail::Tail;

@@ -37,10 +37,14 @@ pub(crate) enum Key {
     Error,
     Messages,
     Timestamp,
+    Name,
+    Description,
+    ParentSubagentRunId,
+    ParentToolCallId,
 }
 
 /// Each key's name on the wire, in the order of [`Key`].
-const NAMES: [&str; 20] = [
+const NAMES: [&str; 24] = [
     "type",
     "toolCallId",
     "delta",
@@ -61,10 +65,14 @@ const NAMES: [&str; 20] = [
     "error",
     "messages",
     "timestamp",
+    "name",
+    "description",
+    "parentSubagentRunId",
+    "parentToolCallId",
 ];
 
 /// Every key, in the order of [`NAMES`].
-const KEYS: [Key; 20] = [
+const KEYS: [Key; 24] = [
     Key::Type,
     Key::ToolCallId,
     Key::Delta,
@@ -85,6 +93,10 @@ const KEYS: [Key; 20] = [
     Key::Error,
     Key::Messages,
     Key::Timestamp,
+    Key::Name,
+    Key::Description,
+    Key::ParentSubagentRunId,
+    Key::ParentToolCallId,
 ];
 
 impl Key {
@@ -107,7 +119,7 @@ impl Key {
 /// text; a repeated key keeps its last value, as `JSON.parse` does.
 #[derive(Debug, Default)]
 pub(crate) struct EventFields<'a> {
-    slots: [Option<Raw<'a>>; 20],
+    slots: [Option<Raw<'a>>; 24],
 }
 
 impl<'a> EventFields<'a> {

@@ -172,12 +172,23 @@ pub enum EventBody<'a> {
         /// What the processing model stripped from their content (rule P1).
         stripped: Vec<Stripped>,
     },
-    /// `SUBAGENT_STARTED`.
-    SubagentStarted,
-    /// `SUBAGENT_FINISHED`.
-    SubagentFinished,
-    /// `SUBAGENT_ERROR`.
-    SubagentError,
+    /// `SUBAGENT_STARTED` (rule A8); boxed, as `RUN_STARTED`'s input.
+    SubagentStarted(Box<SubagentStart>),
+    /// `SUBAGENT_FINISHED` (rule A8).
+    SubagentFinished {
+        /// The interrupt ids of a `suspended` outcome; `None` is success
+        /// (absent, `success`, or a type 1.0 does not describe, stripped).
+        suspended: Option<Vec<String>>,
+        /// What the processing model stripped from the outcome (P1, P2).
+        stripped: Vec<Stripped>,
+    },
+    /// `SUBAGENT_ERROR` (rule A8).
+    SubagentError {
+        /// What went wrong, for a person to read.
+        message: Text<'a>,
+        /// A machine-readable code, when given.
+        code: Option<Text<'a>>,
+    },
     /// An event the tracker passes over, kept by family for lane closing
     /// (rule C5). An unknown type has [`Family::Unknown`] (rule E3).
     Other {
@@ -186,6 +197,22 @@ pub enum EventBody<'a> {
         /// The `type`, as sent.
         event_type: Text<'a>,
     },
+}
+
+/// What `SUBAGENT_STARTED` says about the invocation it announces; its id
+/// is the event's `subagentRunId` ([`Event::owner`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SubagentStart {
+    /// `name`: the subagent, reusable across invocations.
+    pub name: String,
+    /// `description`, for display.
+    pub description: Option<String>,
+    /// `parentSubagentRunId`: the invocation that spawned this one.
+    pub parent_subagent_run_id: Option<String>,
+    /// `parentToolCallId`: the tool call that spawned it.
+    pub parent_tool_call_id: Option<String>,
+    /// `parentMessageId`: the message that held the spawning call.
+    pub parent_message_id: Option<String>,
 }
 
 /// The family of an event type, as rule C5 groups them.
@@ -380,9 +407,9 @@ impl<'a> Event<'a> {
             | EventBody::ToolCallChunk { .. }
             | EventBody::ToolCallResult { .. } => Family::Tool,
             EventBody::MessagesSnapshot { .. } => Family::Messages,
-            EventBody::SubagentStarted | EventBody::SubagentFinished | EventBody::SubagentError => {
-                Family::Subagent
-            }
+            EventBody::SubagentStarted(_)
+            | EventBody::SubagentFinished { .. }
+            | EventBody::SubagentError { .. } => Family::Subagent,
             EventBody::Other { family, .. } => *family,
         }
     }
@@ -403,9 +430,9 @@ impl<'a> Event<'a> {
             EventBody::ToolCallChunk { .. } => "TOOL_CALL_CHUNK",
             EventBody::ToolCallResult { .. } => "TOOL_CALL_RESULT",
             EventBody::MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
-            EventBody::SubagentStarted => "SUBAGENT_STARTED",
-            EventBody::SubagentFinished => "SUBAGENT_FINISHED",
-            EventBody::SubagentError => "SUBAGENT_ERROR",
+            EventBody::SubagentStarted(_) => "SUBAGENT_STARTED",
+            EventBody::SubagentFinished { .. } => "SUBAGENT_FINISHED",
+            EventBody::SubagentError { .. } => "SUBAGENT_ERROR",
             EventBody::Other { event_type, .. } => event_type,
         }
     }

@@ -213,57 +213,85 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
     })
 }
 
-/// `RUN_FINISHED.outcome`: `success`, `interrupt` or `cancelled` (rules L7,
-/// L8); `None` for a type 1.0 does not describe, stripped (rule P1).
-/// Properties an outcome does not describe are reported (rule P2): the
+/// The outcome types of `RUN_FINISHED` (rules L7, L8), each with the
+/// properties 1.0 describes for it.
+const RUN_OUTCOMES: [(&str, &[&str]); 3] = [
+    ("success", &["type", "pendingToolCallIds"]),
+    ("interrupt", &["type", "interrupts"]),
+    ("cancelled", &["type"]),
+];
+
+/// The outcome types of `SUBAGENT_FINISHED` (rule A8).
+const SUBAGENT_OUTCOMES: [(&str, &[&str]); 2] = [
+    ("success", &["type"]),
+    ("suspended", &["type", "interruptIds"]),
+];
+
+/// An outcome object of one of `kinds`: the kind's place in `kinds`, and
+/// its fields; `None` for a type 1.0 does not describe, stripped (rule
+/// P1). Properties its kind does not describe are reported (rule P2): the
 /// outcome shown is rebuilt from what is read, so they never reach it.
-pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option<Outcome>, String> {
+fn typed_outcome<'a>(
+    v: Raw<'a>,
+    kinds: &[(&str, &[&str])],
+    what: &str,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Option<(usize, Fields<'a>)>, String> {
     let map = object(v, "outcome")?;
     let kind = required_string(&map, "type", "outcome")?;
-    let described: &[&str] = match kind.as_str() {
-        "success" => &["type", "pendingToolCallIds"],
-        "interrupt" => &["type", "interrupts"],
-        "cancelled" => &["type"],
-        other => {
-            stripped.push(strip::unknown_outcome(other));
-            return Ok(None);
-        }
+    let Some(at) = kinds.iter().position(|(name, _)| *name == kind) else {
+        stripped.push(strip::unknown_outcome(&kind, what));
+        return Ok(None);
     };
-    strip::check_closed(&map, "outcome", described, stripped);
-    known_outcome(&map, &kind).map(Some)
+    strip::check_closed(&map, "outcome", kinds[at].1, stripped);
+    Ok(Some((at, map)))
 }
 
-/// An outcome of a type 1.0 describes.
-fn known_outcome(map: &Fields, kind: &str) -> Result<Outcome, String> {
-    match kind {
-        "success" => {
-            let ids = match optional_array(map, "pendingToolCallIds", "outcome")? {
-                None => None,
-                // A loop: a `collect` into `Result<Vec<_>, _>` is a generic
-                // instantiation of its own in the wasm module.
-                Some(items) => {
-                    let mut ids = Vec::with_capacity(items.len());
-                    for v in items {
-                        let Some(id) = string(v) else {
-                            let rest = " must hold strings";
-                            return Err(field_error("outcome", "pendingToolCallIds", rest));
-                        };
-                        ids.push(id);
-                    }
-                    Some(ids)
-                }
-            };
-            Ok(Outcome::Success {
-                pending_tool_call_ids: ids,
-            })
-        }
-        "interrupt" => {
-            let items = optional_array(map, "interrupts", "outcome")?.unwrap_or_default();
-            Ok(Outcome::Interrupt {
+/// `RUN_FINISHED.outcome`: `success`, `interrupt` or `cancelled` (rules L7,
+/// L8); `None` for a type 1.0 does not describe, stripped (rule P1).
+pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option<Outcome>, String> {
+    let Some((kind, map)) = typed_outcome(v, &RUN_OUTCOMES, "run", stripped)? else {
+        return Ok(None);
+    };
+    Ok(Some(match kind {
+        0 => Outcome::Success {
+            pending_tool_call_ids: strings(&map, "pendingToolCallIds")?,
+        },
+        1 => {
+            let items = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
+            Outcome::Interrupt {
                 interrupts: super::interrupts::interrupts(items)?,
-            })
+            }
         }
-        // "cancelled": `outcome` passes only the three types 1.0 describes.
-        _ => Ok(Outcome::Cancelled),
+        _ => Outcome::Cancelled,
+    }))
+}
+
+/// `SUBAGENT_FINISHED.outcome` (rule A8): `None` for success (or a type
+/// 1.0 does not describe, stripped), the interrupt ids of a suspended one.
+pub(super) fn subagent_outcome(
+    v: Raw<'_>,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Option<Vec<String>>, String> {
+    match typed_outcome(v, &SUBAGENT_OUTCOMES, "subagent", stripped)? {
+        Some((1, map)) => Ok(Some(strings(&map, "interruptIds")?.unwrap_or_default())),
+        _ => Ok(None),
     }
+}
+
+/// An optional list of strings of an outcome.
+fn strings(map: &Fields, key: &str) -> Result<Option<Vec<String>>, String> {
+    let Some(items) = optional_array(map, key, "outcome")? else {
+        return Ok(None);
+    };
+    // A loop: a `collect` into `Result<Vec<_>, _>` is a generic
+    // instantiation of its own in the wasm module.
+    let mut out = Vec::with_capacity(items.len());
+    for v in items {
+        let Some(s) = string(v) else {
+            return Err(field_error("outcome", key, " must hold strings"));
+        };
+        out.push(s);
+    }
+    Ok(Some(out))
 }

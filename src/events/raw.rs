@@ -7,7 +7,9 @@
 
 use super::fields::{plain_args, EventFields, Key};
 use super::json::{self, JsonStr, Kind, Raw, Scalar};
-use super::{passed_over_family, payload, strip, Event, EventBody, EventError, Opaque, Text};
+use super::{
+    passed_over_family, payload, strip, Event, EventBody, EventError, Opaque, SubagentStart, Text,
+};
 
 /// Field checks for one event type, naming the type in every error.
 struct Check<'f, 'a> {
@@ -120,7 +122,9 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     let body = body(&c, &event_type)?;
     if matches!(
         body,
-        EventBody::SubagentStarted | EventBody::SubagentFinished | EventBody::SubagentError
+        EventBody::SubagentStarted(_)
+            | EventBody::SubagentFinished { .. }
+            | EventBody::SubagentError { .. }
     ) && owner.is_none()
     {
         return Err(c.error("missing field \"subagentRunId\"".into()));
@@ -288,14 +292,51 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                 stripped,
             }
         }
-        "SUBAGENT_STARTED" => EventBody::SubagentStarted,
-        "SUBAGENT_FINISHED" => EventBody::SubagentFinished,
-        "SUBAGENT_ERROR" => EventBody::SubagentError,
+        "SUBAGENT_STARTED" => EventBody::SubagentStarted(subagent_start(c)?),
+        "SUBAGENT_FINISHED" => {
+            let mut stripped = Vec::new();
+            EventBody::SubagentFinished {
+                suspended: match c.present(Key::Outcome) {
+                    None => None,
+                    Some(v) => {
+                        payload::subagent_outcome(v, &mut stripped).map_err(|e| c.error(e))?
+                    }
+                },
+                stripped,
+            }
+        }
+        "SUBAGENT_ERROR" => EventBody::SubagentError {
+            message: c.required(Key::Message)?,
+            code: c.optional(Key::Code)?,
+        },
         other => EventBody::Other {
             family: passed_over_family(other),
             event_type: event_type.clone(),
         },
     })
+}
+
+/// `SUBAGENT_STARTED`'s fields; the optional ones read in one loop (one
+/// copy of the reading code in the module, not one per field).
+fn subagent_start(c: &Check<'_, '_>) -> Result<Box<SubagentStart>, EventError> {
+    let keys = [
+        Key::Description,
+        Key::ParentSubagentRunId,
+        Key::ParentToolCallId,
+        Key::ParentMessageId,
+    ];
+    let mut values: [Option<String>; 4] = Default::default();
+    for (value, key) in values.iter_mut().zip(keys) {
+        *value = c.optional(key)?.map(Text::into_owned);
+    }
+    let [description, parent_subagent_run_id, parent_tool_call_id, parent_message_id] = values;
+    Ok(Box::new(SubagentStart {
+        name: c.required(Key::Name)?.into_owned(),
+        description,
+        parent_subagent_run_id,
+        parent_tool_call_id,
+        parent_message_id,
+    }))
 }
 
 fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> {

@@ -228,9 +228,9 @@ pub(super) fn retired_null(key: &str) -> Stripped {
 }
 
 /// The warning for an outcome type 1.0 does not describe (rule P1).
-pub(super) fn unknown_outcome(kind: &str) -> Stripped {
+pub(super) fn unknown_outcome(kind: &str, what: &str) -> Stripped {
     let message = format!(
-        "outcome.type {} is not an outcome 1.0 describes: outcome removed, the run reads as a success",
+        "outcome.type {} is not an outcome 1.0 describes: outcome removed, the {what} reads as a success",
         quoted(kind)
     );
     Stripped::new("P1", message)

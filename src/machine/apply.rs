@@ -97,6 +97,7 @@ impl Tracker {
                 run_input,
             } => self.seed(messages, run_input),
             Op::Record(v) => self.violations.record(v),
+            Op::Subagent(op) => self.apply_subagent(op),
         }
         true
     }

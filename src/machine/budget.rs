@@ -20,6 +20,7 @@
 use super::lanes::LaneKey;
 use super::plan::{CallRef, Op, Ops, Plan, Start};
 use super::state::{ToolCall, ToolResult};
+use super::subagents::{subagent_bytes, SubagentOp};
 use super::{Names, Tracker};
 use crate::args::Tail;
 use crate::events::{Message, Opaque};
@@ -212,6 +213,28 @@ impl Tracker {
             Op::RunTools(tools, _) => {
                 for tool in tools.iter().flatten() {
                     self.check_id(c, "input.tools[].name", Some(&tool.name));
+                }
+            }
+            Op::Subagent(SubagentOp::Start(id, start)) => {
+                self.check_id(c, "subagentRunId", Some(id));
+                self.check_id(c, "name", Some(&start.name));
+                self.check_id(
+                    c,
+                    "parentSubagentRunId",
+                    start.parent_subagent_run_id.as_deref(),
+                );
+                self.check_id(c, "parentToolCallId", start.parent_tool_call_id.as_deref());
+                self.check_id(c, "parentMessageId", start.parent_message_id.as_deref());
+                c.cost += subagent_bytes(id, start);
+            }
+            Op::Subagent(SubagentOp::End {
+                interrupt_ids,
+                error,
+                ..
+            }) => {
+                c.cost += interrupt_ids.iter().map(|s| text_bytes(s)).sum::<usize>();
+                if let Some((message, code)) = error {
+                    c.cost += message.len() + opt_bytes(code.as_deref());
                 }
             }
             // Violations are bounded by their log (repeats counted, at

@@ -13,6 +13,8 @@ use std::ops::Range;
 pub(crate) struct Bookkeeping {
     /// Changed calls, each once, in the order they first changed.
     pub calls: Vec<usize>,
+    /// Changed subagents, each once (rule A8).
+    pub subagents: Vec<usize>,
     pub run: bool,
     pub violations_taken: usize,
     pub unmatched_taken: usize,
@@ -56,6 +58,9 @@ pub struct Changes {
     /// Changed calls, each once, in the order they first changed since the
     /// last take (not sorted by index).
     pub calls: Vec<CallChange>,
+    /// Indices of the subagents changed since the last take, each once, in
+    /// the order they first changed (rule A8).
+    pub subagents: Vec<usize>,
     /// The run state changed.
     pub run: bool,
     /// Indices of the violations recorded since the last take.
@@ -72,6 +77,7 @@ impl Changes {
     /// Nothing changed.
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
+            && self.subagents.is_empty()
             && !self.run
             && self.violations.is_empty()
             && self.violations_counted.is_empty()
@@ -86,6 +92,7 @@ impl Changes {
             return None;
         };
         let quiet = !self.run
+            && self.subagents.is_empty()
             && self.violations.is_empty()
             && self.violations_counted.is_empty()
             && self.unmatched_results.is_empty()
@@ -142,6 +149,11 @@ impl Tracker {
         }
         dirty.clear();
         self.changes.calls = dirty;
+        changes.subagents.clear();
+        for index in self.changes.subagents.drain(..) {
+            self.subagents[index].dirty = false;
+            changes.subagents.push(index);
+        }
         let book = &mut self.changes;
         let violations = book.violations_taken..self.violations.len();
         let violations_counted = self.violations.take_counted(book.violations_taken);

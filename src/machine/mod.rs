@@ -15,6 +15,7 @@ pub(crate) mod lanes;
 mod names;
 pub(crate) mod plan;
 mod state;
+mod subagents;
 mod tools;
 mod validation;
 
@@ -28,6 +29,7 @@ pub use state::{
     CallStatus, Consent, InterruptDecision, OpenInterrupt, ResultSource, RunState, RunStatus,
     StandingApproval, ToolCall, ToolResult, UnmatchedResult,
 };
+pub use subagents::{Subagent, SubagentStatus};
 pub use validation::Validation;
 
 use crate::args::ArgsLimits;
@@ -201,6 +203,9 @@ pub struct Tracker {
     /// The user's standing approvals, one per tool, in the order given
     /// (rule S3).
     pub(crate) standing: Vec<StandingApproval>,
+    /// The announced subagents, in first-announced order (rule A8).
+    pub(crate) subagents: Vec<subagents::Subagent>,
+    pub(crate) subagent_ids: HashMap<String, usize>,
 }
 
 impl Tracker {
@@ -254,6 +259,8 @@ impl Tracker {
             interrupts: Vec::new(),
             clock: Clock::default(),
             standing: Vec::new(),
+            subagents: Vec::new(),
+            subagent_ids: HashMap::new(),
         }
     }
 

@@ -5,6 +5,7 @@
 use super::indices::Indices;
 use super::lanes::{owner_name, LaneKey, ToolChunk};
 use super::state::{CallStatus, ResultSource, RunStatus, ToolResult};
+use super::subagents::{SubagentOp, SubagentStatus};
 use super::{Names, Tracker};
 use crate::events::{
     Event, EventBody, Family, JsonStr, Message, Opaque, Outcome, Stripped, Text, Tool,
@@ -77,6 +78,8 @@ pub(crate) enum Op<'a> {
         run_input: bool,
     },
     Record(Violation),
+    /// The subagent tree (rule A8).
+    Subagent(SubagentOp),
 }
 
 /// A plan's ops, in order. The first is held in place: most events make
@@ -208,7 +211,12 @@ impl Tracker {
                     self.charge(plan)
                 };
             }
-            body => std::mem::replace(body, EventBody::SubagentStarted),
+            body => std::mem::replace(
+                body,
+                EventBody::TextMessageEnd {
+                    message_id: Text::Borrowed(""),
+                },
+            ),
         };
         match body {
             EventBody::RunStarted {
@@ -236,6 +244,7 @@ impl Tracker {
                 ..
             } => {
                 self.check_nothing_left_open(plan)?;
+                self.plan_subagents_left_running(plan, true)?;
                 record_stripped(plan, stripped, None);
                 plan.ops.push(Op::RunFinished { result, outcome });
             }
@@ -243,6 +252,7 @@ impl Tracker {
                 for &i in &self.open {
                     plan.abandon(i);
                 }
+                self.plan_subagents_left_running(plan, false)?;
                 plan.ops.push(Op::RunError {
                     message: message.into_owned(),
                     code: code.map(Text::into_owned),
@@ -327,13 +337,32 @@ impl Tracker {
                 );
                 plan.record(v);
             }
+            EventBody::SubagentStarted(start) => {
+                // The parser requires the id of every subagent event.
+                let id = owner.map(Text::into_owned).unwrap_or_default();
+                self.plan_subagent_start(plan, id, start)?;
+            }
+            EventBody::SubagentFinished {
+                suspended,
+                stripped,
+            } => {
+                record_stripped(plan, stripped, None);
+                let status = match suspended {
+                    Some(_) => SubagentStatus::Suspended,
+                    None => SubagentStatus::Finished,
+                };
+                let ids = suspended.unwrap_or_default();
+                self.plan_subagent_end(plan, owner.as_deref().unwrap_or(""), status, ids, None)?;
+            }
+            EventBody::SubagentError { message, code } => {
+                let error = Some((message.into_owned(), code.map(Text::into_owned)));
+                let id = owner.as_deref().unwrap_or("");
+                self.plan_subagent_end(plan, id, SubagentStatus::Errored, Vec::new(), error)?;
+            }
             // Planned above.
             EventBody::ToolCallArgs { .. }
             | EventBody::TextMessageContent { .. }
             | EventBody::TextMessageEnd { .. }
-            | EventBody::SubagentStarted
-            | EventBody::SubagentFinished
-            | EventBody::SubagentError
             | EventBody::Other { .. } => {}
         }
         self.charge(plan)
@@ -381,7 +410,7 @@ impl Tracker {
         match (&event.body, event.family()) {
             (EventBody::RunError { .. }, _) => self.plan_close_all_lanes(plan, true),
             (_, Family::Run | Family::Messages) => self.plan_close_all_lanes(plan, false),
-            (EventBody::SubagentFinished | EventBody::SubagentError, _) => {
+            (EventBody::SubagentFinished { .. } | EventBody::SubagentError { .. }, _) => {
                 self.plan_close_lane(plan, &own_lane());
             }
             // Chunks do their own lane work (rules C3, C7).
@@ -536,6 +565,7 @@ impl Tracker {
             Some(i) => self.calls[i].owner.clone(),
             None => claim.flatten(),
         };
+        self.check_subagent_ended(plan, &id, owner.as_deref());
         plan.ops.push(Op::Start(Start {
             id: id.into_owned(),
             name: name.into_owned(),
@@ -601,7 +631,9 @@ impl Tracker {
 
     /// Rule S5: calls per thread are bounded.
     fn check_call_limit(&self, plan: &Plan, id: &str) -> Result<(), Violation> {
-        if self.calls.len() + plan.new_calls >= self.options.limits.max_calls {
+        // Subagents count against the same limit (rule A8).
+        let kept = self.calls.len() + self.subagents.len();
+        if kept + plan.new_calls >= self.options.limits.max_calls {
             return Err(plan
                 .fatal(
                     "S5",

@@ -8,7 +8,8 @@
 
 use crate::args::ArgsErrorKind;
 use crate::{
-    ApplicationError, CallStatus, Consent, InterruptDecision, ResultSource, RunStatus, Validation,
+    ApplicationError, CallStatus, Consent, InterruptDecision, ResultSource, RunStatus,
+    SubagentStatus, Validation,
 };
 
 /// Declares functions naming values, and (in tests) the union of each
@@ -115,6 +116,15 @@ names! {
         ApplicationError::AwaitingInterrupt { .. } => "awaitingInterrupt",
         ApplicationError::Uncovered(_) => "uncovered",
         ApplicationError::Saved(_) => "invalidSaved",
+    }
+
+    /// Where a subagent invocation stands (rule A8).
+    pub(super) fn subagent_status(&SubagentStatus) as SubagentStatus {
+        SubagentStatus::Running => "running",
+        SubagentStatus::Finished => "finished",
+        SubagentStatus::Suspended => "suspended",
+        SubagentStatus::Errored => "errored",
+        SubagentStatus::Abandoned => "abandoned",
     }
 
     /// What the application decided about an open interrupt (rule I4).

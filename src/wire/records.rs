@@ -15,7 +15,8 @@ use crate::events::{Interrupt, Opaque, Outcome};
 use crate::schema::{Failures, ValidationError};
 use crate::{
     ApplicationError, Changes, InterruptDecision, OpenInterrupt, ResultSource, RunState,
-    StandingApproval, ToolCall, ToolResult, Tracker, UnmatchedResult, Validation, Violation,
+    StandingApproval, Subagent, ToolCall, ToolResult, Tracker, UnmatchedResult, Validation,
+    Violation,
 };
 use serde::Serialize;
 
@@ -59,6 +60,66 @@ pub struct ChangeRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     standing_approvals: Option<&'a [StandingApproval]>,
+    /// The subagents changed since the last record (rule A8), each placed
+    /// by `index`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
+    subagents: Vec<SubagentRecord<'a>>,
+}
+
+/// An announced subagent invocation (rule A8).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(test, derive(ts_rs::TS))]
+struct SubagentRecord<'a> {
+    /// Its place in the tracker's list of subagents.
+    index: usize,
+    subagent_run_id: &'a str,
+    name: &'a str,
+    #[cfg_attr(test, ts(type = "SubagentStatus"))]
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    description: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    parent_tool_call_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    parent_subagent_run_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    parent_message_id: Option<&'a str>,
+    /// The interrupts a suspended invocation raised itself.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<_>", optional))]
+    interrupt_ids: &'a [String],
+    /// `SUBAGENT_ERROR`'s message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    error: Option<&'a str>,
+    /// `SUBAGENT_ERROR`'s code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    code: Option<&'a str>,
+}
+
+impl<'a> SubagentRecord<'a> {
+    fn new(index: usize, s: &'a Subagent) -> Self {
+        SubagentRecord {
+            index,
+            subagent_run_id: &s.id,
+            name: &s.name,
+            status: names::subagent_status(&s.status),
+            description: s.description.as_deref(),
+            parent_tool_call_id: s.parent_tool_call_id.as_deref(),
+            parent_subagent_run_id: s.parent_subagent_run_id.as_deref(),
+            parent_message_id: s.parent_message_id.as_deref(),
+            interrupt_ids: &s.interrupt_ids,
+            error: s.error.as_ref().map(|(m, _)| m.as_str()),
+            code: s.error.as_ref().and_then(|(_, c)| c.as_deref()),
+        }
+    }
 }
 
 impl<'a> ChangeRecord<'a> {
@@ -75,7 +136,12 @@ impl<'a> ChangeRecord<'a> {
                 c.text_from,
             ));
         }
+        let mut subagents = Vec::with_capacity(changes.subagents.len());
+        for &i in &changes.subagents {
+            subagents.push(SubagentRecord::new(i, &tracker.subagents()[i]));
+        }
         ChangeRecord {
+            subagents,
             version: tracker.version(),
             run: changes.run.then(|| RunRecord::new(tracker.run())),
             calls,
@@ -609,5 +675,6 @@ pub(super) fn declarations(cfg: &ts_rs::Config) -> Vec<String> {
         d::<UnansweredRecord>(cfg),
         d::<InterruptRecord>(cfg),
         d::<UncoveredRecord>(cfg),
+        d::<SubagentRecord>(cfg),
     ]
 }

@@ -9,7 +9,7 @@ import path from "node:path";
 import { launchChromium } from "./support/chromium.mjs";
 import { root } from "./support/paths.mjs";
 import { startDemo } from "../../scripts/demo.mjs";
-import { PROPOSED_DEPLOY, SERVICE_STATUS } from "../../examples/scenarios.mjs";
+import { INVESTIGATE, INVESTIGATOR, PROPOSED_DEPLOY, SERVICE_STATUS } from "../../examples/scenarios.mjs";
 
 const MARKUP = "<img src=x onerror=alert(1)>";
 const WAIT = { timeout: 20_000 };
@@ -220,6 +220,31 @@ test("a reload in the middle of an approval, then always allow: the thread comes
     assert.deepEqual(seen.runs, [200, 200, 200, 200, 200, 200]);
     assert.equal(await page.locator(".problems").count(), 0, "no error and no violation shown");
     await page.screenshot({ path: path.join(outDir, "demo-reload-standing.png") });
+    assert.deepEqual(seen.dialogs, []);
+    assert.deepEqual(seen.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("a8_a_nested_subagents_frontend_call_is_answered_in_the_demo", async () => {
+  const { page, seen } = await openDemo();
+  try {
+    await say(page, "Please investigate checkout-api before deploying.");
+    const nested = page.locator('.card.nested[data-status="pending"]');
+    await nested.waitFor(WAIT);
+    // The subagent's call says whose it is, and the call that started the subagent says so too.
+    assert.ok((await nested.textContent()).includes(INVESTIGATOR));
+    const parent = page.locator(".card", { hasText: INVESTIGATE }).first();
+    assert.ok((await parent.textContent()).includes(`${INVESTIGATOR} (finished)`));
+    assert.equal(await parent.getAttribute("data-status"), "answered");
+    await nested.locator("button.approve").click();
+    await waitForText(page, `Deploying ${PROPOSED_DEPLOY.service} ${PROPOSED_DEPLOY.version}`);
+    await page.waitForSelector('[data-run-status="finished"]', WAIT);
+    assert.deepEqual(seen.runs, [200, 200], "the agent accepted the history with the nested call answered");
+    assert.equal(await page.locator(".card.nested .fact-approved").count(), 1);
+    assert.equal(await page.locator(".problems").count(), 0, "no error and no violation shown");
+    await page.screenshot({ path: path.join(outDir, "demo-subagent.png") });
     assert.deepEqual(seen.dialogs, []);
     assert.deepEqual(seen.errors, []);
   } finally {

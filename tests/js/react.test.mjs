@@ -85,3 +85,26 @@ test("i3_tool_calls_renders_an_approval_bound_to_its_interrupt_and_use_interrupt
   assert.deepEqual(resume, [{ interruptId: "i1", status: "resolved", payload: { approved: true, editedArgs: { amount: 3 } } }]);
   assert.equal(consent, "approved");
 });
+
+test("t5_use_arg_field_does_not_rerender_a_complete_field_while_others_stream", () => {
+  const { whileNoteStreamed, after, seen, switched } = result.argField;
+  assert.deepEqual(switched, ["https://example.com:true", "https://ot:false"], "another call id: that call's field");
+  // url: rendered first, then as it grew, then once complete; never again while "note" streamed five deltas.
+  assert.deepEqual(seen.url, [":false", "https://exa:false", "https://example.com:true"]);
+  assert.equal(whileNoteStreamed.url, 3);
+  assert.equal(after.url, 3, "closing the call leaves a complete field alone");
+  assert.ok(whileNoteStreamed.note >= 6, `${whileNoteStreamed.note} renders of the streaming field`);
+  // The status map changes only when a field appears or completes.
+  assert.deepEqual(seen.status, ["{}", '{"url":"streaming"}', '{"url":"complete"}', '{"url":"complete","note":"streaming"}', '{"url":"complete","note":"complete"}']);
+});
+
+test("a8_tool_calls_nests_a_subagents_calls_under_the_call_that_started_it", () => {
+  assert.deepEqual(result.nestedCalls, {
+    nested: "c1 [researcher:finished c2 [reader:finished c3]] top",
+    flat: "c1 top c2 c3",
+  });
+});
+
+test("a8_a_nested_subagents_frontend_call_is_answered_and_the_next_run_carries_it", () => {
+  assert.deepEqual(result.nestedAnswer, { pending: ["c3"], answer: { content: "yes" } });
+});

@@ -34,6 +34,8 @@ impl Tracker {
             plan.abandon(i);
         }
         plan.ops.push(Op::ClearAllLanes);
+        // Abandoning never fails (only a normal finish with one running does).
+        let _ = self.plan_subagents_left_running(&mut plan, false);
         if running {
             plan.ops.push(Op::RunAborted {
                 reason: reason.map(str::to_owned),

@@ -14,8 +14,8 @@
 
 use super::{
     ArgsErrorRecord, CallRecord, ChangeRecord, InterruptRecord, OpenInterrupts, OutcomeRecord,
-    PartialRecord, RefusalRecord, ResultRecord, RunRecord, SummaryRecord, UnansweredRecord,
-    UncoveredRecord, UnmatchedRecord, UnmatchedResults,
+    PartialRecord, RefusalRecord, ResultRecord, RunRecord, SubagentRecord, SummaryRecord,
+    UnansweredRecord, UncoveredRecord, UnmatchedRecord, UnmatchedResults,
 };
 use crate::events::{Interrupt, Opaque};
 use crate::machine::{StandingApproval, ToolMessage};
@@ -269,6 +269,7 @@ impl WriteJson for ChangeRecord<'_> {
         o.val("fatal", &self.fatal);
         o.opt("interrupts", self.interrupts.as_ref());
         o.opt("standingApprovals", self.standing_approvals);
+        o.list("subagents", &self.subagents);
         o.end();
     }
 }
@@ -283,6 +284,30 @@ impl WriteJson for OpenInterrupts<'_> {
             InterruptRecord::new(open).write_json(out);
         }
         out.push(b']');
+    }
+}
+
+impl WriteJson for SubagentRecord<'_> {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        let mut o = Object::new(out);
+        o.num("index", self.index as u64);
+        o.str("subagentRunId", self.subagent_run_id);
+        o.str("name", self.name);
+        o.str("status", self.status);
+        o.opt_str("description", self.description);
+        o.opt_str("parentToolCallId", self.parent_tool_call_id);
+        o.opt_str("parentSubagentRunId", self.parent_subagent_run_id);
+        o.opt_str("parentMessageId", self.parent_message_id);
+        o.list("interruptIds", self.interrupt_ids);
+        o.opt_str("error", self.error);
+        o.opt_str("code", self.code);
+        o.end();
+    }
+}
+
+impl WriteJson for String {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        string(out, self);
     }
 }
 

@@ -1,6 +1,16 @@
 // Checked by `tsc --noEmit --strict`: the React binding with typed tools.
-import { ToolCallTracker } from "agui-tool-calls";
-import { ToolCalls, useInterrupts, useStandingApprovals, useToolCall, usePendingCalls, useToolCalls, type ToolCallRenderProps } from "agui-tool-calls/react";
+import { ToolCallTracker, type Subagent } from "agui-tool-calls";
+import {
+  ToolCalls,
+  useArgField,
+  useInterrupts,
+  useStandingApprovals,
+  useToolArgsStatus,
+  useToolCall,
+  usePendingCalls,
+  useToolCalls,
+  type ToolCallRenderProps,
+} from "agui-tool-calls/react";
 
 const tools = [
   { name: "confirm_deploy", parameters: { type: "object", properties: { service: { type: "string" } }, required: ["service"] } },
@@ -77,3 +87,53 @@ export function Wrong() {
 // Untyped trackers work with any tool name.
 const loose = new ToolCallTracker();
 export const Loose = () => <ToolCalls tracker={loose} render={{ anything: ({ call }) => <i>{String(call.args)}</i> }} />;
+
+// Per-field status, typed by the tools' schemas.
+export function ServiceField({ callId }: { callId: string }) {
+  const service = useArgField(tracker, callId, "service");
+  const value: string | undefined = service.value;
+  const complete: boolean = service.complete;
+  const hint = useArgField(tracker, callId, "hint");
+  const warm: "warm" | "cool" | string | undefined = hint.value;
+  // @ts-expect-error no tool has a field "size"
+  useArgField(tracker, callId, "size");
+  const status = useToolArgsStatus(tracker, callId);
+  const serviceStatus: "streaming" | "complete" | undefined = status.service;
+  // @ts-expect-error no tool has a field "size"
+  void status.size;
+  const call = useToolCall(tracker, callId);
+  if (call?.advertised && call.name === "confirm_deploy" && call.status === "open") {
+    const done: boolean = call.isComplete("service") && call.isComplete(["service"]);
+    const fields: "streaming" | "complete" | undefined = call.argsStatus().service;
+    // @ts-expect-error confirm_deploy has no field "hint"
+    call.isComplete("hint");
+    void [done, fields];
+  }
+  // Loose trackers take any field.
+  const anything: unknown = useArgField(loose, callId, "anything").value;
+  void [value, complete, warm, serviceStatus, anything];
+  return null;
+}
+
+// The subagent tree: nested by default, flat on request, with a group component of one's own.
+export function Nested() {
+  const snapshot = useToolCalls(tracker);
+  const s: Subagent | undefined = snapshot.subagents[0];
+  const status: "running" | "finished" | "suspended" | "errored" | "abandoned" | undefined = s?.status;
+  const calls: readonly string[] | undefined = s?.callIds;
+  void [status, calls];
+  return (
+    <>
+      <ToolCalls tracker={tracker} nested={false} fallback={({ call }) => <i>{call.name}</i>} />
+      <ToolCalls
+        tracker={tracker}
+        subagent={({ subagent, children }) => (
+          <section aria-label={subagent.name}>
+            {subagent.parentToolCallId} {children}
+          </section>
+        )}
+        fallback={({ call }) => <i>{call.name}</i>}
+      />
+    </>
+  );
+}
