@@ -264,7 +264,7 @@ export class ToolCallTracker {
       unreadable("nextRun(input): input", error);
     }
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
-    const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
+    const at = JSON.parse(this.#call("nextRun", (core) => core.operate(9 /* positions */, crossing(ids, "nextRun(input): input.messages ids"))));
     // The run advertises the options' tools and the input's (rule F1).
     const advertised = (name) => this.#toolNames.has(name) || given.has(name);
     next.messages = completeHistory(messages, this.snapshot().calls, at, advertised);
