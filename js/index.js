@@ -264,7 +264,7 @@ export class ToolCallTracker {
       unreadable("nextRun(input): input", error);
     }
     if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
-    const at = this.#call("nextRun", (core) => core.positions(crossing(ids, "nextRun(input): input.messages ids")));
+    const at = JSON.parse(this.#call("nextRun", (core) => core.operate(9 /* positions */, crossing(ids, "nextRun(input): input.messages ids"))));
     // The run advertises the options' tools and the input's (rule F1).
     const advertised = (name) => this.#toolNames.has(name) || given.has(name);
     next.messages = completeHistory(messages, this.snapshot().calls, at, advertised);
@@ -317,7 +317,7 @@ export class ToolCallTracker {
    * no run carried yet, violations), with the format's `version`.
    */
   save() {
-    return JSON.parse(this.#call("save", (core) => core.operate(9 /* save */, "")));
+    return JSON.parse(this.#call("save", (core) => core.operate(10 /* save */, "")));
   }
 
   /**
@@ -329,7 +329,7 @@ export class ToolCallTracker {
   load(saved) {
     this.#live("load");
     const text = typeof saved === "string" ? crossing(saved, "load(saved)") : spelt(saved, "load(saved)", false)[0];
-    return this.#operation("load", (core) => core.operate(10 /* load */, text));
+    return this.#operation("load", (core) => core.operate(11 /* load */, text));
   }
 
   /**
@@ -356,7 +356,7 @@ export class ToolCallTracker {
   revokeApproval(tool) {
     this.#live("revokeApproval");
     const name = requireString(tool, "revokeApproval(tool): tool");
-    return this.#operation("revokeApproval", (core) => core.operate(11 /* revokeApproval */, name));
+    return this.#operation("revokeApproval", (core) => core.operate(12 /* revokeApproval */, name));
   }
 
   /** Declines a completed call: it is answered with a tool message saying so. */

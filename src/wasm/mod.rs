@@ -50,11 +50,13 @@ const OP_CANCEL_INTERRUPT: u8 = 5;
 const OP_RESTORE: u8 = 7;
 /// `abortRun`, its reason in `a` (never refused).
 const OP_ABORT_RUN: u8 = 8;
+/// `positions`, the ids in `id`, as a JSON array (never refused).
+const OP_POSITIONS: u8 = 9;
 /// `save` (never refused), `load` (the saved text in `id`), and
 /// `revokeApproval` (the tool's name in `id`, never refused).
-const OP_SAVE: u8 = 9;
-const OP_LOAD: u8 = 10;
-const OP_REVOKE_APPROVAL: u8 = 11;
+const OP_SAVE: u8 = 10;
+const OP_LOAD: u8 = 11;
+const OP_REVOKE_APPROVAL: u8 = 12;
 
 /// What [`WasmTracker::text`] returns, as the JS layer numbers it:
 /// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
@@ -131,10 +133,10 @@ impl WasmTracker {
     /// The application operations, through one export (each export costs
     /// the module a shim and the glue a method): `op` names the operation
     /// (`OP_*`), `id` its call or interrupt (for `startRun` and `restore`,
-    /// the run input as JSON; for `abortRun`, nothing), and `a`, `b` and
-    /// `message_id` its other arguments, as the method of the same name
-    /// below takes them. A new operation: a method below, a number here,
-    /// and its call in `js/index.js`.
+    /// the run input as JSON; for `abortRun`, nothing; for `positions`, the
+    /// ids), and `a`, `b` and `message_id` its other arguments, as the
+    /// method of the same name below takes them. A new operation: a method
+    /// below, a number here, and its call in `js/index.js`.
     pub fn operate(
         &mut self,
         op: u8,
@@ -153,31 +155,12 @@ impl WasmTracker {
             OP_RESOLVE_INTERRUPT => self.resolve_interrupt(id, a, b),
             OP_CANCEL_INTERRUPT => self.cancel_interrupt(id),
             OP_ABORT_RUN => Ok(self.abort_run(a)),
+            OP_POSITIONS => Ok(positions_json(&self.positions(id))),
             OP_SAVE => Ok(self.save()),
             OP_LOAD => self.load(id),
             OP_REVOKE_APPROVAL => Ok(self.revoke_approval(id)),
             _ => self.start_run(id, op == OP_RESTORE),
         }
-    }
-
-    /// Where each message (ids separated by NUL) and then each call first
-    /// appeared in the thread (`Tracker::message_position`, `-1` for an
-    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
-    /// placement of calls between messages.
-    pub fn positions(&self, ids: &str) -> Vec<i32> {
-        // Plain loops: iterator adapters cost the module a kilobyte here.
-        let calls = self.tracker.calls();
-        let mut out = Vec::with_capacity(calls.len() + 8);
-        // No ids at all is the empty list, not one empty id.
-        if !ids.is_empty() {
-            for id in ids.split('\0') {
-                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
-            }
-        }
-        for call in calls {
-            out.push(as_i32(call.position()));
-        }
-        out
     }
 
     /// What changed since the last call, without a JSON record in the most
@@ -253,6 +236,26 @@ impl WasmTracker {
     pub fn abort_run(&mut self, reason: Option<String>) -> String {
         self.tracker.abort_run(reason.as_deref());
         self.take_changes()
+    }
+
+    /// Where each message (ids separated by NUL) and then each call first
+    /// appeared in the thread (`Tracker::message_position`, `-1` for an
+    /// unknown id; `ToolCall::position`, in call order): for `nextRun`'s
+    /// placement of calls between messages.
+    pub fn positions(&self, ids: &str) -> Vec<i32> {
+        // Plain loops: iterator adapters cost the module a kilobyte here.
+        let calls = self.tracker.calls();
+        let mut out = Vec::with_capacity(calls.len() + 8);
+        // No ids at all is the empty list, not one empty id.
+        if !ids.is_empty() {
+            for id in ids.split('\0') {
+                out.push(self.tracker.message_position(id).map_or(-1, as_i32));
+            }
+        }
+        for call in calls {
+            out.push(as_i32(call.position()));
+        }
+        out
     }
 
     /// Records the user's approval of a completed call (rule S3); with
@@ -405,6 +408,20 @@ impl WasmTracker {
             .push_sse_logged(chunk, self.events.as_mut())
             .is_ok()
     }
+}
+
+/// Positions as a JSON array of numbers: through `operate`, a list of
+/// numbers needs no export and glue of its own.
+fn positions_json(positions: &[i32]) -> String {
+    let mut out = String::from("[");
+    for (i, p) in positions.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&p.to_string());
+    }
+    out.push(']');
+    out
 }
 
 /// A position as JS reads it (positions never come near `i32::MAX`: each

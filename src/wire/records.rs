@@ -8,6 +8,10 @@
 //! field JS may find missing is marked `ts(optional)` next to its serde
 //! `skip_serializing_if`: `ts(as = "Option<_>", optional)` on a field that
 //! is not an `Option`.
+//!
+//! The binding writes these records by hand (`write.rs`, each type's
+//! `write_json`), not through their derived `Serialize`: a new field needs
+//! its line there too, which the rule tests check (`records_agree`).
 
 use super::names;
 use crate::args::ArgsError;

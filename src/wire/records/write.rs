@@ -70,13 +70,20 @@ impl<'a> Object<'a> {
         Object { out, first: true }
     }
 
-    /// Writes `"key":` (after a comma but for the first) and returns where
-    /// the value goes.
-    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+    /// Writes the comma before a field but the first; returns where the
+    /// field goes.
+    fn next(&mut self) -> &mut Vec<u8> {
         if !self.first {
             self.out.push(b',');
         }
         self.first = false;
+        self.out
+    }
+
+    /// Writes `"key":` (a key of ours: nothing to escape) and returns where
+    /// the value goes.
+    fn key(&mut self, key: &str) -> &mut Vec<u8> {
+        self.next();
         self.out.push(b'"');
         self.out.extend_from_slice(key.as_bytes());
         self.out.extend_from_slice(b"\":");
@@ -205,9 +212,27 @@ impl WriteJson for StandingApproval {
     }
 }
 
+/// As `Interrupt`'s own `Serialize` writes it: the string fields, then the
+/// objects, then the fields the schema does not describe, as given.
 impl WriteJson for Interrupt {
     fn write_json(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.to_json_text().as_bytes());
+        let mut o = Object::new(out);
+        o.str("id", &self.id);
+        o.str("reason", &self.reason);
+        o.opt_str("message", self.message.as_deref());
+        o.opt_str("toolCallId", self.tool_call_id.as_deref());
+        o.opt_str("expiresAt", self.expires_at.as_deref());
+        o.opt_str("subagentRunId", self.subagent_run_id.as_deref());
+        o.opt("responseSchema", self.response_schema.as_ref());
+        o.opt("metadata", self.metadata.as_ref());
+        for (key, value) in &self.extra {
+            // The producer's key, escaped.
+            let out = o.next();
+            string(out, key);
+            out.push(b':');
+            value.write_json(out);
+        }
+        o.end();
     }
 }
 
