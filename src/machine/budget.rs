@@ -32,7 +32,7 @@ const ENTRY: usize = 32;
 
 /// `what exceeds the limit of N (limits.option)`: every S5 message of the
 /// plan names the option to raise.
-fn limit_message(what: &str, limit: usize, option: &str) -> String {
+pub(crate) fn limit_message(what: &str, limit: usize, option: &str) -> String {
     format!("{what} exceeds the limit of {limit} (limits.{option})")
 }
 

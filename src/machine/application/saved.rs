@@ -5,7 +5,9 @@
 //! value leaves the tracker as it was.
 
 use super::ApplicationError;
+use crate::events::payload::{field_error, item_path};
 use crate::events::saved::{self, Saved};
+use crate::machine::budget::limit_message;
 use crate::machine::{
     CallStatus, Consent, Names, OpenInterrupt, ResultSource, RunStatus, StandingApproval,
     ToolResult, Tracker, Validation,
@@ -54,10 +56,8 @@ impl Tracker {
         }
         let limit = self.options.limits.max_event_bytes;
         if text.len() > limit {
-            return Err(ApplicationError::Saved(format!(
-                "the saved value is {} bytes, over the limit of {limit} (limits.maxEventBytes)",
-                text.len()
-            )));
+            let m = limit_message("the saved value", limit, "maxEventBytes");
+            return Err(ApplicationError::Saved(m));
         }
         let saved = saved::read(text).map_err(ApplicationError::Saved)?;
         let (cost, skip) = self.check_saved(&saved)?;
@@ -161,10 +161,8 @@ impl Tracker {
         }
         let count = saved.violations.len();
         if count > MAX_KEPT_VIOLATIONS + 2 {
-            return Err(ApplicationError::Saved(format!(
-                "field \"saved.violations\" holds {count} entries, over the {} a tracker keeps",
-                MAX_KEPT_VIOLATIONS + 2
-            )));
+            let m = field_error("saved", "violations", OVER_KEPT);
+            return Err(ApplicationError::Saved(m));
         }
         for (k, v) in saved.violations.iter().enumerate() {
             // A kept message is cut at the limit and ends in an ellipsis.
@@ -196,11 +194,7 @@ impl Tracker {
     ) -> Result<(), ApplicationError> {
         let max = self.options.limits.max_id_bytes;
         if value.len() > max {
-            let what = format!(
-                "is {} bytes, over the limit of {max} (limits.maxIdBytes)",
-                value.len()
-            );
-            return refused(list, k, key, &what);
+            return Err(refusal(list, k, key, None, max));
         }
         Ok(())
     }
@@ -253,12 +247,27 @@ fn first(seen: &mut Names, kind: char, id: &str) -> bool {
     seen.insert(key)
 }
 
-/// `field "saved.<list>[k]<key>" <what>`: one writer for every refusal.
-fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
-    Err(ApplicationError::Saved(format!(
-        "field \"saved.{list}[{k}]{key}\" {what}"
-    )))
+/// `field "saved.<list>[k]<key>" <what>`, or with no `what` the id limit's
+/// refusal (`max`): one writer for every refusal, through the shared
+/// field and limit writers rather than a `format!` of its own.
+#[inline(never)]
+fn refusal(list: &str, k: usize, key: &str, what: Option<&str>, max: usize) -> ApplicationError {
+    let mut path = item_path(&(String::from("saved.") + list), k);
+    path.push_str(key);
+    ApplicationError::Saved(match what {
+        Some(what) => field_error(&path, "", &(String::from(" ") + what)),
+        None => limit_message(&field_error(&path, "", ""), max, "maxIdBytes"),
+    })
 }
+
+fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
+    Err(refusal(list, k, key, Some(what), 0))
+}
+
+/// A saved value holds at most the violations a tracker keeps: the kept
+/// ones, the count of the dropped and a fatal one.
+const OVER_KEPT: &str = " must hold at most 1002 entries, as many as a tracker keeps";
+const _: () = assert!(MAX_KEPT_VIOLATIONS + 2 == 1002, "OVER_KEPT names the cap");
 
 fn application_result(
     message_id: &str,
