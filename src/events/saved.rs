@@ -8,8 +8,8 @@
 use super::interrupts::{interrupt, strict_string};
 use super::json::{self, Kind, Raw};
 use super::payload::{field_error, item_path, key_path, missing, must_be, object};
-use super::{Interrupt, Opaque};
-use crate::machine::{Consent, InterruptDecision, StandingApproval};
+use super::Opaque;
+use crate::machine::{Consent, InterruptDecision, OpenInterrupt, StandingApproval};
 use crate::violation::{Severity, Violation};
 
 /// The format [`crate::Tracker::save`] writes; [`read`] reads this one only.
@@ -19,7 +19,7 @@ pub const SAVED_VERSION: u32 = 1;
 #[derive(Debug, Default)]
 pub struct Saved {
     /// The open interrupts, each with the application's decision.
-    pub interrupts: Vec<(Interrupt, InterruptDecision)>,
+    pub interrupts: Vec<OpenInterrupt>,
     /// The calls the user decided on or answered.
     pub calls: Vec<SavedCall>,
     /// The standing approvals.
@@ -85,7 +85,10 @@ pub fn read(text: &str) -> Result<Saved, String> {
         if payload.is_some() {
             return Err(must_be(&path, "payload", "absent unless resolved"));
         }
-        saved.interrupts.push((it, decision));
+        saved.interrupts.push(OpenInterrupt {
+            interrupt: it,
+            decision,
+        });
     }
     let items = list(&map, "calls")?;
     for (i, item) in items.into_iter().enumerate() {

@@ -75,7 +75,7 @@ impl Tracker {
         // One set for every kind of id, each kind its own prefix: one
         // hash-map call site rather than one per set (size).
         let mut seen = Names::default();
-        for (k, (interrupt, _)) in saved.interrupts.iter().enumerate() {
+        for (k, OpenInterrupt { interrupt, .. }) in saved.interrupts.iter().enumerate() {
             self.saved_id(&interrupt.id, "interrupts", k, ".interrupt.id")?;
             if !first(&mut seen, 'i', &interrupt.id) {
                 return refused("interrupts", k, ".interrupt.id", "repeats an earlier id");
@@ -200,21 +200,17 @@ impl Tracker {
     }
 
     fn apply_saved(&mut self, saved: Saved, skip: &[bool]) {
-        for (interrupt, decision) in saved.interrupts {
-            if let Some(i) = interrupt
-                .tool_call_id
-                .as_deref()
-                .and_then(|id| self.call_index(id))
-            {
-                self.calls[i].awaiting_interrupt = Some(interrupt.id.clone());
+        // The tracker holds no interrupts of its own (checked): the saved
+        // ones are taken whole, not moved one by one.
+        for open in &saved.interrupts {
+            let id = open.interrupt.tool_call_id.as_deref();
+            if let Some(i) = id.and_then(|id| self.call_index(id)) {
+                self.calls[i].awaiting_interrupt = Some(open.interrupt.id.clone());
                 self.calls[i].pending = false;
                 self.touch(i);
             }
-            self.interrupts.push(OpenInterrupt {
-                interrupt,
-                decision,
-            });
         }
+        self.interrupts = saved.interrupts;
         self.standing = saved.standing;
         for (c, carried) in saved.calls.into_iter().zip(skip) {
             let Some(i) = self.call_index(&c.id) else {
