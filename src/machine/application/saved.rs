@@ -60,18 +60,17 @@ impl Tracker {
             return Err(ApplicationError::Saved(m));
         }
         let saved = saved::read(text).map_err(ApplicationError::Saved)?;
-        let (cost, skip) = self.check_saved(&saved)?;
-        self.apply_saved(saved, &skip);
+        let cost = self.check_saved(&saved)?;
+        self.apply_saved(saved);
         self.retained += cost;
         self.changes.run = true;
         self.version += 1;
         Ok(())
     }
 
-    /// Every rule of a saved value against this tracker: what it would
-    /// retain, and the saved answers the history already carries (left
-    /// out).
-    fn check_saved(&self, saved: &Saved) -> Result<(usize, Vec<bool>), ApplicationError> {
+    /// Every rule of a saved value against this tracker, and what it would
+    /// retain (the saved answers the history already carries left out).
+    fn check_saved(&self, saved: &Saved) -> Result<usize, ApplicationError> {
         // One set for every kind of id, each kind its own prefix: one
         // hash-map call site rather than one per set (size).
         let mut seen = Names::default();
@@ -102,7 +101,6 @@ impl Tracker {
             }
             cost += size_of::<StandingApproval>() + s.tool.len() + s.tool_call_id.len();
         }
-        let mut skip = Vec::with_capacity(saved.calls.len());
         for (k, c) in saved.calls.iter().enumerate() {
             self.saved_id(&c.id, "calls", k, ".id")?;
             if !first(&mut seen, 'c', &c.id) {
@@ -129,12 +127,10 @@ impl Tracker {
                     );
                 }
             }
-            let carried = call.answered();
-            skip.push(carried);
             let Some((message_id, content, error)) = &c.answer else {
                 continue;
             };
-            if carried {
+            if call.answered() {
                 continue;
             }
             self.saved_id(message_id, "calls", k, ".answer.messageId")?;
@@ -181,7 +177,7 @@ impl Tracker {
         if let Some(message) = self.over_budget(cost) {
             return Err(ApplicationError::Limit(message));
         }
-        Ok((cost, skip))
+        Ok(cost)
     }
 
     /// An id of entry `k` of `list` within `max_id_bytes` (rule S5).
@@ -199,7 +195,7 @@ impl Tracker {
         Ok(())
     }
 
-    fn apply_saved(&mut self, saved: Saved, skip: &[bool]) {
+    fn apply_saved(&mut self, saved: Saved) {
         // The tracker holds no interrupts of its own (checked): the saved
         // ones are taken whole, not moved one by one.
         for open in &saved.interrupts {
@@ -212,12 +208,15 @@ impl Tracker {
         }
         self.interrupts = saved.interrupts;
         self.standing = saved.standing;
-        for (c, carried) in saved.calls.into_iter().zip(skip) {
+        for c in saved.calls {
             let Some(i) = self.call_index(&c.id) else {
                 continue;
             };
             self.calls[i].consent = c.consent;
             self.calls[i].consent_from = c.consent_from;
+            // An answer the history carries is left out (checked before
+            // this call's own answer, the only one attached to it, is).
+            let carried = self.calls[i].answered();
             if let (Some((message_id, content, error)), false) = (c.answer, carried) {
                 let result = application_result(&message_id, &content, error.as_ref());
                 self.attach_result(Some(i), c.id, result);
