@@ -7,7 +7,7 @@
 use super::ApplicationError;
 use crate::events::payload::{field_error, item_path};
 use crate::events::saved::{self, Saved};
-use crate::machine::budget::limit_message;
+use crate::machine::budget::{answer_bytes, limit_message};
 use crate::machine::{
     CallStatus, Consent, Names, OpenInterrupt, ResultSource, RunStatus, StandingApproval,
     ToolResult, Tracker, Validation,
@@ -152,8 +152,7 @@ impl Tracker {
                     "is already used in the thread",
                 );
             }
-            let answer = application_result(message_id, content, error.as_ref());
-            cost += crate::machine::budget::result_bytes(&answer);
+            cost += answer_bytes(message_id, content, error.as_deref());
         }
         let count = saved.violations.len();
         if count > MAX_KEPT_VIOLATIONS + 2 {
@@ -218,7 +217,15 @@ impl Tracker {
             // this call's own answer, the only one attached to it, is).
             let carried = self.calls[i].answered();
             if let (Some((message_id, content, error)), false) = (c.answer, carried) {
-                let result = application_result(&message_id, &content, error.as_ref());
+                let result = ToolResult {
+                    message_id,
+                    content,
+                    error,
+                    owner: None,
+                    source: ResultSource::Application,
+                    event_index: None,
+                    rejected: false,
+                };
                 self.attach_result(Some(i), c.id, result);
                 self.undelivered.insert(i);
             }
@@ -263,19 +270,3 @@ fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, Applicat
 /// ones, the count of the dropped and a fatal one.
 const OVER_KEPT: &str = " must hold at most 1002 entries, as many as a tracker keeps";
 const _: () = assert!(MAX_KEPT_VIOLATIONS + 2 == 1002, "OVER_KEPT names the cap");
-
-fn application_result(
-    message_id: &str,
-    content: &crate::events::Opaque,
-    error: Option<&String>,
-) -> ToolResult {
-    ToolResult {
-        message_id: message_id.to_owned(),
-        content: content.clone(),
-        error: error.cloned(),
-        owner: None,
-        source: ResultSource::Application,
-        event_index: None,
-        rejected: false,
-    }
-}
