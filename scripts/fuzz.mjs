@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { capture, main, root, run } from "./lib.mjs";
 
-const TARGETS = ["tracker_events", "sse_split", "args_reader", "schema", "json_syntax", "plain_args"];
+const TARGETS = ["tracker_events", "sse_split", "args_reader", "schema", "json_syntax", "plain_args", "saved_load"];
 const fuzzDir = path.join(root, "fuzz");
 
 // Every run uses the same build flags, so `build` once means no rebuild:
@@ -65,7 +65,7 @@ function exampleEvents() {
 
 /** Seed inputs per target, in each target's input format (see its header). */
 function seeds() {
-  const out = { sse_split: [], args_reader: [], schema: [], tracker_events: [], json_syntax: [], plain_args: [] };
+  const out = { sse_split: [], args_reader: [], schema: [], tracker_events: [], json_syntax: [], plain_args: [], saved_load: [] };
   const zero = Buffer.from([0]);
   for (const stream of exampleEvents()) {
     if (stream.sse) {
@@ -117,6 +117,25 @@ function seeds() {
   for (const [schema, instance, copies] of large) {
     const k = Buffer.from([copies & 255, copies >> 8]);
     out.schema.push(Buffer.concat([Buffer.from(JSON.stringify(schema)), zero, Buffer.from(JSON.stringify(instance)), zero, k]));
+  }
+  // Saved threads for the history of `saved_load`, a flag byte first (1: tiny limits).
+  const interrupt = { id: "i1", reason: "tool_call", toolCallId: "d2", responseSchema: { type: "object" } };
+  const saved = [
+    { version: 1 },
+    {
+      version: 1,
+      interrupts: [{ interrupt, status: "resolved", payload: { ok: true } }, { interrupt: { id: "i2", reason: "input_required" }, status: "open" }],
+      calls: [
+        { id: "d1", consent: "approved", answer: { messageId: "m1", content: "done" } },
+        { id: "d2", consent: "approved", consentFrom: "d1" },
+      ],
+      standingApprovals: [{ tool: "deploy", toolCallId: "d1" }],
+      violations: [{ code: "T2", severity: "warning", eventIndex: 3, message: "m", count: 2 }],
+    },
+    { version: 1, calls: [{ id: "d1", consent: "declined" }, { id: "p1", answer: { messageId: "m2", content: [{ type: "text", text: "x" }], error: "e" } }] },
+  ];
+  for (const value of saved) {
+    for (const flag of [0, 1]) out.saved_load.push(Buffer.concat([Buffer.from([flag]), Buffer.from(JSON.stringify(value))]));
   }
   return out;
 }

@@ -197,7 +197,7 @@ fn f8_a_value_of_another_version_is_refused_saying_so() {
     let mut t = reloaded();
     let future = refused(&mut t, &edited(|v| v["version"] = json!(2)));
     assert!(
-        future.contains("\"saved.version\" is 2: saved by a newer version"),
+        future.contains("\"saved.version\" is above 1: saved by a newer version"),
         "{future}"
     );
     for bad in [json!(0), json!("1"), json!(1.5), Value::Null] {
@@ -240,7 +240,7 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
         ),
         (
             edited(|v| v["calls"][0]["id"] = json!("x".repeat(2000))),
-            "field \"saved.calls[0].id\" is 2000 bytes, over the limit of 1024 (limits.maxIdBytes)",
+            "field \"saved.calls[0].id\" exceeds the limit of 1024 (limits.maxIdBytes)",
         ),
         (
             edited(|v| v["interrupts"][1]["interrupt"]["id"] = json!("i1")),
@@ -272,7 +272,7 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
         ),
         (
             edited(|v| v["violations"] = json!(vec![v["violations"][0].clone(); 1003])),
-            "field \"saved.violations\" holds 1003 entries",
+            "field \"saved.violations\" must hold at most 1002 entries",
         ),
         (
             edited(|v| v["violations"][0]["message"] = json!("m".repeat(5000))),
@@ -288,7 +288,7 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
         ),
         (
             edited(|v| v["calls"][0]["id"] = json!("[".repeat(100_000))),
-            "over the limit of 1024",
+            "exceeds the limit of 1024 (limits.maxIdBytes)",
         ),
         (
             format!(
@@ -316,7 +316,7 @@ fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_
     });
     let e = refused(&mut small, &wire::save(&lived()));
     assert!(
-        e.contains("over the limit of 64 (limits.maxEventBytes)"),
+        e.contains("the saved value exceeds the limit of 64 (limits.maxEventBytes)"),
         "{e}"
     );
     // Past the thread's budget.

@@ -137,7 +137,8 @@ fn every_test_a_docs_row_names_exists() {
 
 fn js_rules_module() -> String {
     let mut out = String::from(
-        "// @ts-check\n// Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test rules_table`;\n\
+        "// @ts-check\n\
+         // Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test rules_table`;\n\
          // tests/rules_table.rs fails when it drifts. Do not edit by hand.\n\n\
          /** Every rule: id, class, title and one-line summary. */\n\
          export const RULES = Object.freeze([\n",

@@ -22,7 +22,7 @@ pub(crate) fn must_be(path: &str, key: &str, what: &str) -> String {
 }
 
 /// `field "path.key"` and `rest`.
-pub(super) fn field_error(path: &str, key: &str, rest: &str) -> String {
+pub(crate) fn field_error(path: &str, key: &str, rest: &str) -> String {
     let mut m = String::from("field \"");
     push_path(&mut m, path, key);
     m.push('"');

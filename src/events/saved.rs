@@ -7,9 +7,9 @@
 
 use super::interrupts::{interrupt, strict_string};
 use super::json::{self, Kind, Raw};
-use super::payload::{missing, must_be, object};
-use super::{Interrupt, Opaque};
-use crate::machine::{Consent, InterruptDecision, StandingApproval};
+use super::payload::{field_error, item_path, key_path, missing, must_be, object};
+use super::Opaque;
+use crate::machine::{Consent, InterruptDecision, OpenInterrupt, StandingApproval};
 use crate::violation::{Severity, Violation};
 
 /// The format [`crate::Tracker::save`] writes; [`read`] reads this one only.
@@ -19,7 +19,7 @@ pub const SAVED_VERSION: u32 = 1;
 #[derive(Debug, Default)]
 pub struct Saved {
     /// The open interrupts, each with the application's decision.
-    pub interrupts: Vec<(Interrupt, InterruptDecision)>,
+    pub interrupts: Vec<OpenInterrupt>,
     /// The calls the user decided on or answered.
     pub calls: Vec<SavedCall>,
     /// The standing approvals.
@@ -43,8 +43,12 @@ pub struct SavedCall {
 }
 
 /// Reads a saved thread; the error names the field by its path.
+///
+/// Paths are built only on the way to an error, by the payload reader's
+/// shared writers (`item_path`, `key_path`): a `format!` per site is code
+/// of its own in the wasm module.
 pub fn read(text: &str) -> Result<Saved, String> {
-    let raw = Raw::checked(text).map_err(|e| format!("not JSON: {e}"))?;
+    let raw = Raw::checked(text).map_err(|e| String::from("not JSON: ") + &e)?;
     let map = object(raw, "saved")?;
     let version = map
         .get("version")
@@ -52,24 +56,21 @@ pub fn read(text: &str) -> Result<Saved, String> {
     match version.get().parse::<u64>() {
         Ok(v) if v == u64::from(SAVED_VERSION) => {}
         Ok(v) if v > u64::from(SAVED_VERSION) => {
-            return Err(format!(
-                "field \"saved.version\" is {v}: saved by a newer version of agui-tool-calls, which this one cannot read (it reads version {SAVED_VERSION})"
-            ))
+            return Err(field_error("saved", "version", NEWER));
         }
         _ => return Err(must_be("saved", "version", "1")),
     }
     let mut saved = Saved::default();
-    for (i, item) in list(map.get("interrupts"), "saved.interrupts")?.enumerate() {
-        let path = format!("saved.interrupts[{i}]");
+    let items = list(&map, "interrupts")?;
+    for (i, item) in items.into_iter().enumerate() {
+        let path = item_path("saved.interrupts", i);
         let entry = object(item, &path)?;
-        let it = interrupt(
-            entry
-                .get("interrupt")
-                .ok_or_else(|| missing(&path, "interrupt"))?,
-            &format!("{path}.interrupt"),
-        )?;
+        let it = match entry.get("interrupt") {
+            Some(v) => interrupt(v, &key_path(&path, "interrupt"))?,
+            None => return Err(missing(&path, "interrupt")),
+        };
         let mut payload = entry.get("payload").map(Opaque::from_raw);
-        let decision = match text_of(&entry, "status", &path)?.as_deref() {
+        let decision = match strict_string(&entry, "status", &path)?.as_deref() {
             Some("open") => InterruptDecision::Open,
             Some("resolved") => InterruptDecision::Resolved(payload.take()),
             Some("cancelled") => InterruptDecision::Cancelled,
@@ -84,30 +85,40 @@ pub fn read(text: &str) -> Result<Saved, String> {
         if payload.is_some() {
             return Err(must_be(&path, "payload", "absent unless resolved"));
         }
-        saved.interrupts.push((it, decision));
+        saved.interrupts.push(OpenInterrupt {
+            interrupt: it,
+            decision,
+        });
     }
-    for (i, item) in list(map.get("calls"), "saved.calls")?.enumerate() {
-        saved.calls.push(call(item, &format!("saved.calls[{i}]"))?);
+    let items = list(&map, "calls")?;
+    for (i, item) in items.into_iter().enumerate() {
+        saved.calls.push(call(item, &item_path("saved.calls", i))?);
     }
-    for (i, item) in list(map.get("standingApprovals"), "saved.standingApprovals")?.enumerate() {
-        let path = format!("saved.standingApprovals[{i}]");
+    let items = list(&map, "standingApprovals")?;
+    for (i, item) in items.into_iter().enumerate() {
+        let path = item_path("saved.standingApprovals", i);
         let entry = object(item, &path)?;
         saved.standing.push(StandingApproval {
             tool: required(&entry, "tool", &path)?,
             tool_call_id: required(&entry, "toolCallId", &path)?,
         });
     }
-    for (i, item) in list(map.get("violations"), "saved.violations")?.enumerate() {
+    let items = list(&map, "violations")?;
+    for (i, item) in items.into_iter().enumerate() {
         saved
             .violations
-            .push(violation(item, &format!("saved.violations[{i}]"))?);
+            .push(violation(item, &item_path("saved.violations", i))?);
     }
     Ok(saved)
 }
 
+/// The refusal of a newer format; its version is spelled out once here.
+const NEWER: &str = " is above 1: saved by a newer version of agui-tool-calls, which this one cannot read (it reads version 1)";
+const _: () = assert!(SAVED_VERSION == 1, "NEWER names the version read");
+
 fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, String> {
     let entry = object(item, path)?;
-    let decided = match text_of(&entry, "consent", path)?.as_deref() {
+    let decided = match strict_string(&entry, "consent", path)?.as_deref() {
         None => Consent::Unrequested,
         Some("approved") => Consent::Approved,
         Some("declined") => Consent::Declined,
@@ -116,29 +127,30 @@ fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, String> {
     let answer = match entry.get("answer") {
         None => None,
         Some(a) => {
-            let at = format!("{path}.answer");
+            let at = key_path(path, "answer");
             let fields = object(a, &at)?;
-            let content = fields
-                .get("content")
-                .ok_or_else(|| missing(&at, "content"))?;
-            if !matches!(json::kind(content), Kind::String | Kind::Array) {
-                return Err(must_be(
-                    &at,
-                    "content",
-                    "a string or an array of content parts",
-                ));
-            }
+            let content = match fields.get("content") {
+                Some(c) if matches!(json::kind(c), Kind::String | Kind::Array) => c,
+                Some(_) => {
+                    return Err(must_be(
+                        &at,
+                        "content",
+                        "a string or an array of content parts",
+                    ))
+                }
+                None => return Err(missing(&at, "content")),
+            };
             Some((
                 required(&fields, "messageId", &at)?,
                 Opaque::from_raw(content),
-                text_of(&fields, "error", &at)?,
+                strict_string(&fields, "error", &at)?,
             ))
         }
     };
     Ok(SavedCall {
         id: required(&entry, "id", path)?,
         consent: decided,
-        consent_from: text_of(&entry, "consentFrom", path)?,
+        consent_from: strict_string(&entry, "consentFrom", path)?,
         answer,
     })
 }
@@ -165,8 +177,8 @@ fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
         number(&entry, "eventIndex", path)?,
         required(&entry, "message", path)?,
     );
-    v.tool_call_id = text_of(&entry, "toolCallId", path)?;
-    v.message_id = text_of(&entry, "messageId", path)?;
+    v.tool_call_id = strict_string(&entry, "toolCallId", path)?;
+    v.message_id = strict_string(&entry, "messageId", path)?;
     v.count = number(&entry, "count", path)? as u64;
     if v.count == 0 {
         return Err(must_be(path, "count", "at least 1"));
@@ -174,22 +186,16 @@ fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
     Ok(v)
 }
 
-/// The items of an optional array field.
-fn list<'a>(v: Option<Raw<'a>>, path: &str) -> Result<impl Iterator<Item = Raw<'a>>, String> {
-    let items = match v {
-        None => Vec::new(),
-        Some(v) => json::items(v).ok_or_else(|| must_be(path, "", "an array"))?,
-    };
-    Ok(items.into_iter())
-}
-
-/// An optional string field.
-fn text_of(map: &json::Fields, key: &str, path: &str) -> Result<Option<String>, String> {
-    strict_string(map, key, path)
+/// The items of the optional array field `saved.<key>`.
+fn list<'a>(map: &json::Fields<'a>, key: &str) -> Result<Vec<Raw<'a>>, String> {
+    match map.get(key) {
+        None => Ok(Vec::new()),
+        Some(v) => json::items(v).ok_or_else(|| must_be("saved", key, "an array")),
+    }
 }
 
 fn required(map: &json::Fields, key: &str, path: &str) -> Result<String, String> {
-    text_of(map, key, path)?.ok_or_else(|| missing(path, key))
+    strict_string(map, key, path)?.ok_or_else(|| missing(path, key))
 }
 
 /// A whole number field below 2^53, as JS writes counts and indices.

@@ -33,7 +33,7 @@ const ENTRY: usize = 32;
 
 /// `what exceeds the limit of N (limits.option)`: every S5 message of the
 /// plan names the option to raise.
-fn limit_message(what: &str, limit: usize, option: &str) -> String {
+pub(crate) fn limit_message(what: &str, limit: usize, option: &str) -> String {
     format!("{what} exceeds the limit of {limit} (limits.{option})")
 }
 
@@ -57,6 +57,12 @@ pub(crate) fn result_bytes(r: &ToolResult) -> usize {
         + opaque_bytes(&r.content)
         + opt_bytes(r.error.as_deref())
         + opt_bytes(r.owner.as_deref())
+}
+
+/// [`result_bytes`] of an application's answer (no owner), from its parts:
+/// a saved answer is charged before it is built.
+pub(crate) fn answer_bytes(message_id: &str, content: &Opaque, error: Option<&str>) -> usize {
+    size_of::<ToolResult>() + message_id.len() + opaque_bytes(content) + opt_bytes(error)
 }
 
 /// A new call: the call itself, its id twice (the call and the index by
@@ -381,6 +387,34 @@ fn each_text_once(ops: &Ops) {
                 "a plan touches the text of call {i} twice"
             );
             seen.push(*i);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{answer_bytes, result_bytes};
+    use crate::events::Opaque;
+    use crate::machine::{ResultSource, ToolResult};
+
+    /// A saved answer is charged what the answer it becomes is charged.
+    #[test]
+    fn s5_an_answer_is_charged_the_same_from_its_parts() {
+        for error in [None, Some("boom".to_owned())] {
+            let content = Opaque::from_json(r#"[{"type":"text","text":"x"}]"#).unwrap();
+            let result = ToolResult {
+                message_id: "m1".into(),
+                content: content.clone(),
+                error: error.clone(),
+                owner: None,
+                source: ResultSource::Application,
+                event_index: None,
+                rejected: false,
+            };
+            assert_eq!(
+                answer_bytes("m1", &content, error.as_deref()),
+                result_bytes(&result)
+            );
         }
     }
 }

@@ -103,14 +103,14 @@ test("s5_a_hostile_saved_value_is_refused_naming_the_field_never_traps_and_the_t
   let deep = [];
   for (let i = 0; i < 100_000; i++) deep = [deep];
   const cases = [
-    [edit((v) => (v.version = 99)), /"saved\.version" is 99: saved by a newer version/],
+    [edit((v) => (v.version = 99)), /"saved\.version" is above 1: saved by a newer version/],
     [edit((v) => delete v.version), /missing field "saved\.version"/],
     [edit((v) => (v.calls[0].id = 5)), /"saved\.calls\[0\]\.id" must be a string/],
-    [edit((v) => (v.calls[0].id = "x".repeat(5000))), /"saved\.calls\[0\]\.id" is 5000 bytes, over the limit of 1024 \(limits\.maxIdBytes\)/],
+    [edit((v) => (v.calls[0].id = "x".repeat(5000))), /"saved\.calls\[0\]\.id" exceeds the limit of 1024 \(limits\.maxIdBytes\)/],
     [edit((v) => v.calls.push(v.calls[0])), /"saved\.calls\[\d\]\.id" repeats an earlier id/],
     // Deep nesting as text: the core reads it without recursion.
     [`{"version":1,"calls":${"[".repeat(100_000)}${"]".repeat(100_000)}}`, /"saved\.calls\[0\]" must be an object/],
-    [edit((v) => (v.violations = new Array(5000).fill(v.violations[0]))), /"saved\.violations" holds 5000 entries/],
+    [edit((v) => (v.violations = new Array(5000).fill(v.violations[0]))), /"saved\.violations" must hold at most 1002 entries/],
     [edit((v) => (v.interrupts[0].status = 1)), /"saved\.interrupts\[0\]\.status" must be a string/],
     [edit((v) => (v.standingApprovals[0].toolCallId = "p1")), /"saved\.standingApprovals\[0\]\.toolCallId" names no call to its tool/],
     ["{", /not JSON/],

@@ -5,7 +5,9 @@
 //! value leaves the tracker as it was.
 
 use super::ApplicationError;
+use crate::events::payload::{field_error, item_path};
 use crate::events::saved::{self, Saved};
+use crate::machine::budget::{answer_bytes, limit_message};
 use crate::machine::{
     CallStatus, Consent, Names, OpenInterrupt, ResultSource, RunStatus, StandingApproval,
     ToolResult, Tracker, Validation,
@@ -54,28 +56,25 @@ impl Tracker {
         }
         let limit = self.options.limits.max_event_bytes;
         if text.len() > limit {
-            return Err(ApplicationError::Saved(format!(
-                "the saved value is {} bytes, over the limit of {limit} (limits.maxEventBytes)",
-                text.len()
-            )));
+            let m = limit_message("the saved value", limit, "maxEventBytes");
+            return Err(ApplicationError::Saved(m));
         }
         let saved = saved::read(text).map_err(ApplicationError::Saved)?;
-        let (cost, skip) = self.check_saved(&saved)?;
-        self.apply_saved(saved, &skip);
+        let cost = self.check_saved(&saved)?;
+        self.apply_saved(saved);
         self.retained += cost;
         self.changes.run = true;
         self.version += 1;
         Ok(())
     }
 
-    /// Every rule of a saved value against this tracker: what it would
-    /// retain, and the saved answers the history already carries (left
-    /// out).
-    fn check_saved(&self, saved: &Saved) -> Result<(usize, Vec<bool>), ApplicationError> {
+    /// Every rule of a saved value against this tracker, and what it would
+    /// retain (the saved answers the history already carries left out).
+    fn check_saved(&self, saved: &Saved) -> Result<usize, ApplicationError> {
         // One set for every kind of id, each kind its own prefix: one
         // hash-map call site rather than one per set (size).
         let mut seen = Names::default();
-        for (k, (interrupt, _)) in saved.interrupts.iter().enumerate() {
+        for (k, OpenInterrupt { interrupt, .. }) in saved.interrupts.iter().enumerate() {
             self.saved_id(&interrupt.id, "interrupts", k, ".interrupt.id")?;
             if !first(&mut seen, 'i', &interrupt.id) {
                 return refused("interrupts", k, ".interrupt.id", "repeats an earlier id");
@@ -102,7 +101,6 @@ impl Tracker {
             }
             cost += size_of::<StandingApproval>() + s.tool.len() + s.tool_call_id.len();
         }
-        let mut skip = Vec::with_capacity(saved.calls.len());
         for (k, c) in saved.calls.iter().enumerate() {
             self.saved_id(&c.id, "calls", k, ".id")?;
             if !first(&mut seen, 'c', &c.id) {
@@ -129,12 +127,10 @@ impl Tracker {
                     );
                 }
             }
-            let carried = call.answered();
-            skip.push(carried);
             let Some((message_id, content, error)) = &c.answer else {
                 continue;
             };
-            if carried {
+            if call.answered() {
                 continue;
             }
             self.saved_id(message_id, "calls", k, ".answer.messageId")?;
@@ -156,15 +152,12 @@ impl Tracker {
                     "is already used in the thread",
                 );
             }
-            let answer = application_result(message_id, content, error.as_ref());
-            cost += crate::machine::budget::result_bytes(&answer);
+            cost += answer_bytes(message_id, content, error.as_deref());
         }
         let count = saved.violations.len();
         if count > MAX_KEPT_VIOLATIONS + 2 {
-            return Err(ApplicationError::Saved(format!(
-                "field \"saved.violations\" holds {count} entries, over the {} a tracker keeps",
-                MAX_KEPT_VIOLATIONS + 2
-            )));
+            let m = field_error("saved", "violations", OVER_KEPT);
+            return Err(ApplicationError::Saved(m));
         }
         for (k, v) in saved.violations.iter().enumerate() {
             // A kept message is cut at the limit and ends in an ellipsis.
@@ -183,7 +176,7 @@ impl Tracker {
         if let Some(message) = self.over_budget(cost) {
             return Err(ApplicationError::Limit(message));
         }
-        Ok((cost, skip))
+        Ok(cost)
     }
 
     /// An id of entry `k` of `list` within `max_id_bytes` (rule S5).
@@ -196,40 +189,43 @@ impl Tracker {
     ) -> Result<(), ApplicationError> {
         let max = self.options.limits.max_id_bytes;
         if value.len() > max {
-            let what = format!(
-                "is {} bytes, over the limit of {max} (limits.maxIdBytes)",
-                value.len()
-            );
-            return refused(list, k, key, &what);
+            return Err(refusal(list, k, key, None, max));
         }
         Ok(())
     }
 
-    fn apply_saved(&mut self, saved: Saved, skip: &[bool]) {
-        for (interrupt, decision) in saved.interrupts {
-            if let Some(i) = interrupt
-                .tool_call_id
-                .as_deref()
-                .and_then(|id| self.call_index(id))
-            {
-                self.calls[i].awaiting_interrupt = Some(interrupt.id.clone());
+    fn apply_saved(&mut self, saved: Saved) {
+        // The tracker holds no interrupts of its own (checked): the saved
+        // ones are taken whole, not moved one by one.
+        for open in &saved.interrupts {
+            let id = open.interrupt.tool_call_id.as_deref();
+            if let Some(i) = id.and_then(|id| self.call_index(id)) {
+                self.calls[i].awaiting_interrupt = Some(open.interrupt.id.clone());
                 self.calls[i].pending = false;
                 self.touch(i);
             }
-            self.interrupts.push(OpenInterrupt {
-                interrupt,
-                decision,
-            });
         }
+        self.interrupts = saved.interrupts;
         self.standing = saved.standing;
-        for (c, carried) in saved.calls.into_iter().zip(skip) {
+        for c in saved.calls {
             let Some(i) = self.call_index(&c.id) else {
                 continue;
             };
             self.calls[i].consent = c.consent;
             self.calls[i].consent_from = c.consent_from;
+            // An answer the history carries is left out (checked before
+            // this call's own answer, the only one attached to it, is).
+            let carried = self.calls[i].answered();
             if let (Some((message_id, content, error)), false) = (c.answer, carried) {
-                let result = application_result(&message_id, &content, error.as_ref());
+                let result = ToolResult {
+                    message_id,
+                    content,
+                    error,
+                    owner: None,
+                    source: ResultSource::Application,
+                    event_index: None,
+                    rejected: false,
+                };
                 self.attach_result(Some(i), c.id, result);
                 self.undelivered.insert(i);
             }
@@ -253,25 +249,24 @@ fn first(seen: &mut Names, kind: char, id: &str) -> bool {
     seen.insert(key)
 }
 
-/// `field "saved.<list>[k]<key>" <what>`: one writer for every refusal.
-fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
-    Err(ApplicationError::Saved(format!(
-        "field \"saved.{list}[{k}]{key}\" {what}"
-    )))
+/// `field "saved.<list>[k]<key>" <what>`, or with no `what` the id limit's
+/// refusal (`max`): one writer for every refusal, through the shared
+/// field and limit writers rather than a `format!` of its own.
+#[inline(never)]
+fn refusal(list: &str, k: usize, key: &str, what: Option<&str>, max: usize) -> ApplicationError {
+    let mut path = item_path(&(String::from("saved.") + list), k);
+    path.push_str(key);
+    ApplicationError::Saved(match what {
+        Some(what) => field_error(&path, "", &(String::from(" ") + what)),
+        None => limit_message(&field_error(&path, "", ""), max, "maxIdBytes"),
+    })
 }
 
-fn application_result(
-    message_id: &str,
-    content: &crate::events::Opaque,
-    error: Option<&String>,
-) -> ToolResult {
-    ToolResult {
-        message_id: message_id.to_owned(),
-        content: content.clone(),
-        error: error.cloned(),
-        owner: None,
-        source: ResultSource::Application,
-        event_index: None,
-        rejected: false,
-    }
+fn refused<T>(list: &str, k: usize, key: &str, what: &str) -> Result<T, ApplicationError> {
+    Err(refusal(list, k, key, Some(what), 0))
 }
+
+/// A saved value holds at most the violations a tracker keeps: the kept
+/// ones, the count of the dropped and a fatal one.
+const OVER_KEPT: &str = " must hold at most 1002 entries, as many as a tracker keeps";
+const _: () = assert!(MAX_KEPT_VIOLATIONS + 2 == 1002, "OVER_KEPT names the cap");
