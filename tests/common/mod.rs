@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use agui_tool_calls::events::to_json;
-use agui_tool_calls::wire::{json_text, ChangeRecord, RefusalRecord, SummaryRecord};
+use agui_tool_calls::wire::{self, json_text, ChangeRecord, RefusalRecord, SummaryRecord};
 use agui_tool_calls::{ApplicationError, CallChange, Changes, Options, Tracker, Violation};
 use serde_json::{json, Value};
 
@@ -18,9 +18,9 @@ pub fn push(t: &mut Tracker, event: Value) -> Result<(), Violation> {
 /// The binding's hand-written records (`wire::json_text`) are the text the
 /// records' derived `Serialize` impls write (`events::to_json`): a change
 /// record of everything (every call, its text from the middle, every
-/// violation and unmatched result, a repeat), the summary, the violations
-/// and the tool messages. Skipped on large trackers, where it would make
-/// a test quadratic.
+/// subagent, violation and unmatched result, a repeat), the summary, the
+/// violations, the tool messages and the saved thread. Skipped on large
+/// trackers, where it would make a test quadratic.
 pub fn records_agree(t: &Tracker) {
     if t.calls().len() > 64 || t.violations().len() > 64 || t.unmatched_results().len() > 64 {
         return;
@@ -33,6 +33,7 @@ pub fn records_agree(t: &Tracker) {
                 text_only: false,
             })
             .collect(),
+        subagents: (0..t.subagents().len()).collect(),
         run: true,
         violations: 0..t.violations().len(),
         violations_counted: if t.violations().is_empty() {
@@ -52,6 +53,7 @@ pub fn records_agree(t: &Tracker) {
     assert_eq!(json_text(t.violations()), to_json(t.violations()));
     let messages = t.tool_messages();
     assert_eq!(json_text(&messages), to_json(&messages));
+    assert_eq!(wire::save(t), to_json(&wire::SavedRecord::new(t)));
 }
 
 /// The refusal's hand-written record is the text its derived `Serialize`
