@@ -33,6 +33,7 @@ pub fn records_agree(t: &Tracker) {
                 text_only: false,
             })
             .collect(),
+        subagents: (0..t.subagents().len()).collect(),
         run: true,
         violations: 0..t.violations().len(),
         violations_counted: if t.violations().is_empty() {
