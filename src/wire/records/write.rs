@@ -13,9 +13,9 @@
 //! condition (`opt_*` for `skip_serializing_if = "Option::is_none"`).
 
 use super::{
-    ArgsErrorRecord, CallRecord, ChangeRecord, ChangedSubagents, InterruptRecord, OpenInterrupts, OutcomeRecord,
-    PartialRecord, RefusalRecord, ResultRecord, RunRecord, SubagentRecord, SummaryRecord,
-    UnansweredRecord, UncoveredRecord, UnmatchedRecord, UnmatchedResults,
+    ArgsErrorRecord, CallRecord, ChangeRecord, ChangedSubagents, InterruptRecord, OpenInterrupts,
+    OutcomeRecord, PartialRecord, RefusalRecord, ResultRecord, RunRecord, SubagentRecord,
+    SummaryRecord, UnansweredRecord, UncoveredRecord, UnmatchedRecord, UnmatchedResults,
 };
 use crate::events::{Interrupt, Opaque};
 use crate::machine::{StandingApproval, ToolMessage};
