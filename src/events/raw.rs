@@ -326,8 +326,8 @@ fn subagent_start(c: &Check<'_, '_>) -> Result<Box<SubagentStart>, EventError> {
         Key::ParentMessageId,
     ];
     let mut values: [Option<String>; 4] = Default::default();
-    for (value, key) in values.iter_mut().zip(keys) {
-        *value = c.optional(key)?.map(Text::into_owned);
+    for i in 0..keys.len() {
+        values[i] = c.optional(keys[i])?.map(Text::into_owned);
     }
     let [description, parent_subagent_run_id, parent_tool_call_id, parent_message_id] = values;
     Ok(Box::new(SubagentStart {

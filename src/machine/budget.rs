@@ -238,7 +238,10 @@ impl Tracker {
                 error,
                 ..
             }) => {
-                c.cost += interrupt_ids.iter().map(|s| text_bytes(s)).sum::<usize>();
+                // A loop: a `map` and `sum` is an instantiation of its own.
+                for id in interrupt_ids {
+                    c.cost += text_bytes(id);
+                }
                 if let Some((message, code)) = error {
                     c.cost += message.len() + opt_bytes(code.as_deref());
                 }

@@ -149,10 +149,12 @@ impl Tracker {
         }
         dirty.clear();
         self.changes.calls = dirty;
+        // The lists swapped, the taken one given back cleared (no `drain`,
+        // whose guard is code of its own in the wasm module).
         changes.subagents.clear();
-        for index in self.changes.subagents.drain(..) {
+        std::mem::swap(&mut changes.subagents, &mut self.changes.subagents);
+        for &index in &changes.subagents {
             self.subagents[index].dirty = false;
-            changes.subagents.push(index);
         }
         let book = &mut self.changes;
         let violations = book.violations_taken..self.violations.len();

@@ -6,7 +6,7 @@ use super::plan::{Op, Plan};
 use super::state::ToolCall;
 use super::Tracker;
 use crate::events::SubagentStart;
-use crate::quote::{quoted, quoted_list};
+use crate::quote::quoted;
 use crate::violation::{Severity, Violation};
 
 /// Where a subagent invocation stands (rule A8).
@@ -216,23 +216,29 @@ impl Tracker {
         plan: &mut Plan,
         finished: bool,
     ) -> Result<(), Violation> {
-        let running = || {
-            (self.subagents.iter().enumerate()).filter(|(_, s)| s.status == SubagentStatus::Running)
-        };
-        if finished && running().next().is_some() {
-            let message = format!(
-                "RUN_FINISHED while subagents are running: {}",
-                quoted_list(running().map(|(_, s)| s.id.as_str()))
-            );
-            return Err(plan.fatal("A9", message));
+        // Plain loops: an iterator chain over the subagents is code of its
+        // own in the wasm module.
+        let mut running = String::new();
+        for s in &self.subagents {
+            if s.status == SubagentStatus::Running {
+                running.push_str(if running.is_empty() { "[" } else { ", " });
+                running.push_str(&quoted(&s.id));
+            }
         }
-        for (index, _) in running() {
-            plan.ops.push(Op::Subagent(SubagentOp::End {
-                index,
-                status: SubagentStatus::Abandoned,
-                interrupt_ids: Vec::new(),
-                error: None,
-            }));
+        if finished && !running.is_empty() {
+            running.insert_str(0, "RUN_FINISHED while subagents are running: ");
+            running.push(']');
+            return Err(plan.fatal("A9", running));
+        }
+        for index in 0..self.subagents.len() {
+            if self.subagents[index].status == SubagentStatus::Running {
+                plan.ops.push(Op::Subagent(SubagentOp::End {
+                    index,
+                    status: SubagentStatus::Abandoned,
+                    interrupt_ids: Vec::new(),
+                    error: None,
+                }));
+            }
         }
         Ok(())
     }

@@ -66,9 +66,9 @@ pub struct ChangeRecord<'a> {
     standing_approvals: Option<&'a [StandingApproval]>,
     /// The subagents changed since the last record (rule A8), each placed
     /// by `index`.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(test, ts(as = "Option<_>", optional))]
-    subagents: Vec<SubagentRecord<'a>>,
+    #[serde(skip_serializing_if = "ChangedSubagents::is_empty")]
+    #[cfg_attr(test, ts(as = "Option<Vec<SubagentRecord<'a>>>", optional))]
+    subagents: ChangedSubagents<'a>,
 }
 
 /// An announced subagent invocation (rule A8).
@@ -140,12 +140,8 @@ impl<'a> ChangeRecord<'a> {
                 c.text_from,
             ));
         }
-        let mut subagents = Vec::with_capacity(changes.subagents.len());
-        for &i in &changes.subagents {
-            subagents.push(SubagentRecord::new(i, &tracker.subagents()[i]));
-        }
         ChangeRecord {
-            subagents,
+            subagents: ChangedSubagents(tracker.subagents(), &changes.subagents),
             version: tracker.version(),
             run: changes.run.then(|| RunRecord::new(tracker.run())),
             calls,
@@ -158,6 +154,24 @@ impl<'a> ChangeRecord<'a> {
             interrupts: changes.run.then(|| OpenInterrupts(tracker.interrupts())),
             standing_approvals: changes.run.then(|| tracker.standing_approvals()),
         }
+    }
+}
+
+/// The changed subagents (the tracker's, and the indices of those that
+/// changed), written as a list of [`SubagentRecord`] without collecting
+/// one (as [`OpenInterrupts`]).
+struct ChangedSubagents<'a>(&'a [Subagent], &'a [usize]);
+
+impl ChangedSubagents<'_> {
+    fn is_empty(&self) -> bool {
+        self.1.is_empty()
+    }
+}
+
+impl Serialize for ChangedSubagents<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let all = self.0;
+        serializer.collect_seq(self.1.iter().map(|&i| SubagentRecord::new(i, &all[i])))
     }
 }
 

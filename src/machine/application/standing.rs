@@ -38,7 +38,7 @@ impl Tracker {
     pub fn approve_and_remember(&mut self, id: &str) -> Result<(), ApplicationError> {
         let i = self.settled_call(id)?;
         let tool = self.calls[i].name.clone();
-        let known = self.standing.iter().any(|s| s.tool == tool);
+        let known = self.standing_index(&tool).is_some();
         let cost = size_of::<StandingApproval>() + tool.len() + id.len();
         if !known {
             if let Some(message) = self.over_budget(cost) {
@@ -71,7 +71,7 @@ impl Tracker {
     /// user again, and a call it approved that is not answered yet is back
     /// to `unrequested`. Without one, nothing changes.
     pub fn revoke_approval(&mut self, tool: &str) {
-        let Some(k) = self.standing.iter().position(|s| s.tool == tool) else {
+        let Some(k) = self.standing_index(tool) else {
             return;
         };
         self.standing.remove(k);
@@ -106,16 +106,28 @@ impl Tracker {
             && call.awaiting_interrupt.is_none()
             && (call.pending || call.advertised)
             && !call.answered();
-        let Some(standing) = self.standing.iter().find(|s| s.tool == call.name) else {
+        let Some(k) = self.standing_index(&call.name) else {
             return false;
         };
         if !awaits {
             return false;
         }
-        let from = standing.tool_call_id.clone();
+        let from = self.standing[k].tool_call_id.clone();
         let call = &mut self.calls[i];
         call.consent = Consent::Approved;
         call.consent_from = Some(from);
         true
+    }
+
+    /// The standing approval of `tool`: one search, with a plain loop,
+    /// for the three operations that look one up (each `any`, `position`
+    /// or `find` with its closure is code of its own in the wasm module).
+    fn standing_index(&self, tool: &str) -> Option<usize> {
+        for (k, s) in self.standing.iter().enumerate() {
+            if s.tool == tool {
+                return Some(k);
+            }
+        }
+        None
     }
 }

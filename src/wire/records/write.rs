@@ -13,9 +13,9 @@
 //! condition (`opt_*` for `skip_serializing_if = "Option::is_none"`).
 
 use super::{
-    ArgsErrorRecord, CallRecord, ChangeRecord, InterruptRecord, OpenInterrupts, OutcomeRecord,
-    PartialRecord, RefusalRecord, ResultRecord, RunRecord, SubagentRecord, SummaryRecord,
-    UnansweredRecord, UncoveredRecord, UnmatchedRecord, UnmatchedResults,
+    ArgsErrorRecord, CallRecord, ChangeRecord, ChangedSubagents, InterruptRecord, OpenInterrupts,
+    OutcomeRecord, PartialRecord, RefusalRecord, ResultRecord, RunRecord, SubagentRecord,
+    SummaryRecord, UnansweredRecord, UncoveredRecord, UnmatchedRecord, UnmatchedResults,
 };
 use crate::events::{Interrupt, Opaque};
 use crate::machine::{StandingApproval, ToolMessage};
@@ -294,7 +294,9 @@ impl WriteJson for ChangeRecord<'_> {
         o.val("fatal", &self.fatal);
         o.opt("interrupts", self.interrupts.as_ref());
         o.opt("standingApprovals", self.standing_approvals);
-        o.list("subagents", &self.subagents);
+        if !self.subagents.is_empty() {
+            o.val("subagents", &self.subagents);
+        }
         o.end();
     }
 }
@@ -307,6 +309,21 @@ impl WriteJson for OpenInterrupts<'_> {
                 out.push(b',');
             }
             InterruptRecord::new(open).write_json(out);
+        }
+        out.push(b']');
+    }
+}
+
+impl WriteJson for ChangedSubagents<'_> {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        let mut first = true;
+        for &i in self.1 {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            SubagentRecord::new(i, &self.0[i]).write_json(out);
         }
         out.push(b']');
     }
