@@ -37,10 +37,15 @@ pub(crate) enum Key {
     Error,
     Messages,
     Timestamp,
+    Metadata,
+    Subtype,
+    EntityId,
+    EncryptedValue,
+    EncryptedValueType,
 }
 
 /// Each key's name on the wire, in the order of [`Key`].
-const NAMES: [&str; 20] = [
+const NAMES: [&str; 25] = [
     "type",
     "toolCallId",
     "delta",
@@ -61,10 +66,15 @@ const NAMES: [&str; 20] = [
     "error",
     "messages",
     "timestamp",
+    "metadata",
+    "subtype",
+    "entityId",
+    "encryptedValue",
+    "encryptedValueType",
 ];
 
 /// Every key, in the order of [`NAMES`].
-const KEYS: [Key; 20] = [
+const KEYS: [Key; 25] = [
     Key::Type,
     Key::ToolCallId,
     Key::Delta,
@@ -85,6 +95,11 @@ const KEYS: [Key; 20] = [
     Key::Error,
     Key::Messages,
     Key::Timestamp,
+    Key::Metadata,
+    Key::Subtype,
+    Key::EntityId,
+    Key::EncryptedValue,
+    Key::EncryptedValueType,
 ];
 
 impl Key {
@@ -107,7 +122,7 @@ impl Key {
 /// text; a repeated key keeps its last value, as `JSON.parse` does.
 #[derive(Debug, Default)]
 pub(crate) struct EventFields<'a> {
-    slots: [Option<Raw<'a>>; 20],
+    slots: [Option<Raw<'a>>; 25],
 }
 
 impl<'a> EventFields<'a> {

@@ -249,6 +249,32 @@ impl WasmTracker {
         out
     }
 
+    /// What messages keep for the next history (`Tracker::kept_messages`,
+    /// rule F10), as JSON: `[[id, encryptedValue, encryptedValueType,
+    /// metadata], ...]`, each as delivered, `null` when absent.
+    #[wasm_bindgen(js_name = keptMessages)]
+    pub fn kept_messages(&self) -> String {
+        let mut out = String::from("[");
+        for (id, kept) in self.tracker.kept_messages() {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push('[');
+            out.push_str(&crate::quote::quoted(id));
+            for value in [
+                &kept.encrypted_value,
+                &kept.encrypted_value_type,
+                &kept.metadata,
+            ] {
+                out.push(',');
+                out.push_str(value.as_ref().map_or("null", |v| v.get()));
+            }
+            out.push(']');
+        }
+        out.push(']');
+        out
+    }
+
     /// The application's answers for the next run's `messages`, as JSON.
     #[wasm_bindgen(js_name = toolMessages)]
     pub fn tool_messages(&self) -> String {
