@@ -27,7 +27,9 @@ export declare const UNTERMINATED: string;
  * event it refuses is not applied and stops the run (`fatal` on the
  * snapshot), and a run that is stopped, fails or ends without a terminal
  * event aborts the tracker's run, the reason in `run.error` (an event
- * @ag-ui/client rejected: its message). Returns the unsubscribe function.
+ * @ag-ui/client rejected: its message; a request that failed before
+ * `RUN_STARTED`: `HTTP 500: ...`, a network error, the run declared being the
+ * one aborted). Returns the unsubscribe function.
  * The tracker may be typed by its tools (`as const`).
  */
 export declare function trackAgent<Tools extends readonly ToolOption[]>(

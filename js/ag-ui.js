@@ -15,7 +15,8 @@ export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
  * (rule F11); every event goes through it before the agent applies it, an
  * event it refuses (fatal) is not applied and stops the run
  * (`agent.abortRun()`), and a run that is stopped, fails or ends without a
- * terminal event aborts the tracker's run, with the reason. Returns the
+ * terminal event aborts the tracker's run, with the reason: the run
+ * declared, when its request failed before RUN_STARTED. Returns the
  * unsubscribe function.
  */
 export function trackAgent(agent, tracker, { onRefused = (error) => console.error(error) } = {}) {
@@ -25,9 +26,9 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
   // interrupt its `resume` list leaves uncovered): nothing of it is applied.
   let refused = false;
   const stop = () => agent.abortRun?.();
-  const endRun = (reason) => {
-    if (tracker.snapshot().run.status === "running") tracker.abortRun(reason);
-  };
+  // The run running, or the one declared whose request failed before its
+  // RUN_STARTED (an HTTP error, a network error): aborted with the reason.
+  const endRun = (reason) => tracker.abortRun(reason);
   if (Array.isArray(agent.messages) && agent.messages.length > 0) {
     try {
       tracker.restore({ messages: agent.messages });
@@ -71,13 +72,20 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
       return undefined;
     },
     onRunFailed({ error }) {
-      endRun(error instanceof Error ? error.message : String(error));
+      endRun(reasonOf(error));
     },
     onRunFinalized() {
       endRun(UNTERMINATED);
     },
   });
   return unsubscribe;
+}
+
+/** What an error that failed a run says: its message, and its cause's (`fetch failed (connect ECONNREFUSED ...)`). */
+function reasonOf(error) {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return cause ? `${error.message} (${cause})` : error.message;
 }
 
 /**

@@ -69,8 +69,6 @@ export interface Interrupt {
   readonly metadata?: { readonly [key: string]: unknown };
   /** The subagent that raised it. */
   readonly subagentRunId?: string;
-  /** Fields the schema does not describe, kept as sent (as @ag-ui/core 1.0 keeps them). */
-  readonly [key: string]: unknown;
 }
 
 /** What the application decided about an open interrupt. */
@@ -336,6 +334,16 @@ interface CallCommon {
   readonly awaitingInterrupt?: string;
   /** How many times the call was reopened (rule T7). */
   readonly reopened: number;
+  /**
+   * The provider's opaque artefact for this call (`REASONING_ENCRYPTED_VALUE`
+   * naming it, or history), as delivered: returned unmodified in the next
+   * history (rule F10). Never show it or send it to anyone but its producer.
+   */
+  readonly encryptedValue?: string;
+  /** What kind of artefact `encryptedValue` is, as delivered with it. */
+  readonly encryptedValueType?: string;
+  /** The call's metadata: every `TOOL_CALL_*` event's merged, key by key, the last write winning (rule F10). */
+  readonly metadata?: { readonly [key: string]: unknown };
   /** The result that answers the call. */
   readonly result?: ToolResult;
   /** Every result received for the call, in order. */
@@ -513,13 +521,17 @@ export type RunState =
       readonly error: string;
     }
   | {
-      /** Ended by `abortRun` (the user stopped, the stream went away). */
+      /**
+       * Ended by `abortRun` (the user stopped, the stream went away), or a run
+       * declared (`startRun`, `nextRun`, `trackAgent`) whose request failed
+       * before its `RUN_STARTED` (then `runId`, `outcome` and `result` are absent).
+       */
       readonly status: "aborted";
       readonly threadId?: string;
       readonly runId?: string;
       readonly outcome?: Outcome;
       readonly result?: unknown;
-      /** The reason given to `abortRun`. */
+      /** The reason given to `abortRun` (`trackAgent`: the error that failed the run, `HTTP 500: ...`). */
       readonly error?: string;
     };
 
@@ -805,7 +817,12 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
     saved: SavedThread | string,
     options?: TrackerOptions<Tools> & { messages?: RunAgentInput["messages"] },
   ): ToolCallTracker<Tools>;
-  /** Ends the active run locally: status `aborted`, open calls abandoned; the thread goes on. */
+  /**
+   * Ends the active run locally: status `aborted`, open calls abandoned; the
+   * thread goes on. With no run active, ends the run a run input declared
+   * (`startRun`, `nextRun`) when no `RUN_STARTED` followed (its request
+   * failed), changing no call; otherwise changes nothing.
+   */
   abortRun(reason?: string): Snapshot<Tools>;
   /**
    * Records the user's approval of a completed call (rule S3); it does not
@@ -837,7 +854,8 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   /**
    * The application's answers, for the next run's `input.messages`, and a
    * closing message (`error: "abandoned"`) for each call a stopped or
-   * failed run abandoned (rule F11), until a run input carries them.
+   * failed run abandoned (rule F11), or `error: "cancelled"` for each a
+   * cancelled run left unanswered (rule L8), until a run input carries them.
    */
   toolMessages(): ToolMessage[];
   /**

@@ -267,7 +267,12 @@ export class ToolCallTracker {
     const at = JSON.parse(this.#call("nextRun", (core) => core.operate(9 /* positions */, crossing(ids, "nextRun(input): input.messages ids"))));
     // The run advertises the options' tools and the input's (rule F1).
     const advertised = (name) => this.#toolNames.has(name) || given.has(name);
-    next.messages = completeHistory(messages, this.snapshot().calls, at, advertised);
+    // What messages keep (rule F10); a call's is on the call.
+    const kept = new Map();
+    for (const [id, encryptedValue, encryptedValueType, metadata] of JSON.parse(this.#call("nextRun", (core) => core.text(4 /* keptMessages */)))) {
+      kept.set(id, { encryptedValue: encryptedValue ?? undefined, encryptedValueType: encryptedValueType ?? undefined, metadata: metadata ?? undefined });
+    }
+    next.messages = completeHistory(messages, this.snapshot().calls, at, advertised, kept);
     const resume = resumeList(next.resume, this.snapshot().interrupts);
     if (resume !== undefined) next.resume = resume;
     // Rule P4: nothing unrecognised is sent; a malformed known field is refused, naming it.
@@ -289,7 +294,7 @@ export class ToolCallTracker {
     return this.#operation("restore", (core) => core.operate(7 /* restore */, text));
   }
 
-  /** Ends the active run locally: status `aborted`, open calls abandoned. */
+  /** Ends the active run locally: status `aborted`, open calls abandoned; with none, the run a run input declared whose request failed before RUN_STARTED. */
   abortRun(reason) {
     this.#live("abortRun");
     const why = optionalString(reason, "abortRun(reason): reason");

@@ -29,6 +29,13 @@
  * @property {string} [awaitingInterrupt] the open interrupt asking its approval (rule I3)
  * @property {Result} [result]
  * @property {readonly Result[]} results
+ * @property {string} [encryptedValue] rule F10, as delivered
+ * @property {string} [encryptedValueType]
+ * @property {object} [metadata]
+ */
+/**
+ * What a call or message keeps for the next history (rule F10).
+ * @typedef {{ encryptedValue?: string, encryptedValueType?: string, metadata?: object }} Kept
  */
 /** @typedef {import("./index.js").ToolMessage} ToolMessage */
 /** @typedef {import("./index.js").FunctionToolCall} Entry */
@@ -53,17 +60,48 @@ const closingWords = (call) => (call?.cancelled ? { content: CANCELLED, error: "
  * (-1: unseen), then each call, was first seen among the thread's messages
  * (the core's `positions`). `advertised(name)`: whether the run advertises
  * the tool: a call the tracker never saw that the input holds unanswered is
- * then the user's to answer (rule F8), not closed here.
+ * then the user's to answer (rule F8), not closed here. `kept`: what each
+ * message keeps (the core's `keptMessages`), by id (rule F10).
  * @param {readonly Message[]} messages
  * @param {readonly Call[]} calls
  * @param {ArrayLike<number>} at
  * @param {(name: string) => boolean} [advertised]
+ * @param {Map<unknown, Kept>} [kept]
  * @returns {OutMessage[]}
  */
-export function completeHistory(messages, calls, at, advertised = () => false) {
+export function completeHistory(messages, calls, at, advertised = () => false, kept = new Map()) {
   const input = indexInput(messages, calls);
   const placement = placeCalls(messages, calls, at, input);
-  return emit(messages, input, placement, advertised);
+  return emit(messages, input, placement, advertised, kept);
+}
+
+/**
+ * `target` (a tool call or an assistant message) with what the tracker
+ * kept (`from`, rule F10) where it has none of its own: the encrypted value
+ * with its type (the type alone when the value is the same: a 1.0 client
+ * drops it), the metadata. `target` itself when nothing is added.
+ * @template T
+ * @param {T} target
+ * @param {Kept | undefined} from
+ * @returns {T}
+ */
+function withKept(target, from) {
+  if (!from || typeof target !== "object" || target === null) return target;
+  /** @type {any} */
+  let out = target;
+  /** @param {"encryptedValue" | "encryptedValueType" | "metadata"} key */
+  const add = (key) => {
+    if (from[key] === undefined || out[key] !== undefined) return;
+    if (out === target) out = { ...target };
+    out[key] = from[key];
+  };
+  const own = /** @type {Kept} */ (target).encryptedValue;
+  if (own === undefined || own === from.encryptedValue) {
+    add("encryptedValue");
+    add("encryptedValueType");
+  }
+  add("metadata");
+  return out;
 }
 
 /**
@@ -212,9 +250,10 @@ function slotFinder(at, n) {
  * @param {Index} input
  * @param {Placement} placement
  * @param {(name: string) => boolean} advertised
+ * @param {Map<unknown, Kept>} kept
  * @returns {OutMessage[]}
  */
-function emit(messages, input, { extra, bySlot }, advertised) {
+function emit(messages, input, { extra, bySlot }, advertised, kept) {
   const n = messages.length;
   /** @type {OutMessage[]} */
   const out = [];
@@ -232,7 +271,7 @@ function emit(messages, input, { extra, bySlot }, advertised) {
     for (const g of bySlot.get(k) ?? []) {
       const entries = g.calls.map(entry);
       const id = g.parent !== undefined && !input.ids.has(g.parent) ? g.parent : unused(input, g.calls[0].id, "assistant");
-      out.push({ id, role: "assistant", toolCalls: entries, ...(g.owner !== undefined && { subagentRunId: g.owner }) });
+      out.push(withKept({ id, role: "assistant", toolCalls: entries, ...(g.owner !== undefined && { subagentRunId: g.owner }) }, kept.get(id)));
       follow(entries);
     }
     if (k === n) break;
@@ -247,9 +286,10 @@ function emit(messages, input, { extra, bySlot }, advertised) {
       continue;
     }
     const own = toolCallsOf(m);
-    const entries = (own ?? []).filter((c) => !answered.has(c?.id));
+    // Each keeps what was delivered for it where it lacks it (rule F10).
+    const entries = (own ?? []).filter((c) => !answered.has(c?.id)).map((c) => withKept(c, input.byId.get(c?.id)));
     for (const c of extra.get(k) ?? []) entries.push(entry(c));
-    out.push(entries.length > 0 || own ? { ...m, toolCalls: entries } : m);
+    out.push(withKept(entries.length > 0 || own ? { ...m, toolCalls: entries } : m, kept.get(m.id)));
     follow(entries);
   }
   return out;
@@ -321,7 +361,7 @@ const toolCallsOf = (m) => /** @type {Assistant} */ (m).toolCalls;
  * @param {Call} call
  * @returns {Entry}
  */
-const entry = (call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.argsText } });
+const entry = (call) => withKept({ id: call.id, type: "function", function: { name: call.name, arguments: call.argsText } }, call);
 
 /**
  * @param {Map<number, T[]>} map

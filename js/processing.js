@@ -1,7 +1,8 @@
 // @ts-check
 // The processing model (rules E3, P1, P2) for what `onEvent` hands the
 // application: an event of a type 1.0 does not describe is dropped, and a
-// property 1.0 does not describe, an outcome of an unknown type and a
+// property 1.0 does not describe (on the event, its outcome, the outcome's
+// interrupts), an outcome of an unknown type and a
 // content part or media source of an unknown kind are stripped, as the
 // core strips them from what its snapshots show. Only events the core
 // accepted get here, so every value 1.0 describes is well formed. Runs only
@@ -50,6 +51,7 @@ const PROPERTIES = {
 const OUTCOMES = { success: "type pendingToolCallIds", interrupt: "type interrupts", cancelled: "type" };
 const PARTS = { text: "type id text metadata", image: "type id source metadata", audio: "type id source metadata", video: "type id source metadata", document: "type id source metadata" };
 const SOURCES = { data: "type value mimeType", url: "type value mimeType", file: "type value provider mimeType" };
+const INTERRUPT = "id reason message toolCallId responseSchema expiresAt metadata subagentRunId";
 
 /** `value` with only the `described` (space-separated) properties; itself when it has no other. */
 function closed(value, described) {
@@ -90,7 +92,9 @@ export function recognised(event) {
   }
   if (event.type === "RUN_FINISHED" && event.outcome != null) {
     const kind = OUTCOMES[event.outcome.type];
-    const outcome = kind && closed(event.outcome, kind);
+    let outcome = kind && closed(event.outcome, kind);
+    const interrupts = outcome?.type === "interrupt" ? outcome.interrupts.map((i) => closed(i, INTERRUPT)) : undefined;
+    if (interrupts?.some((i, k) => i !== outcome.interrupts[k])) outcome = { ...outcome, interrupts };
     if (outcome !== event.outcome) {
       out = copy();
       if (outcome === undefined) delete out.outcome;

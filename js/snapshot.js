@@ -74,6 +74,10 @@ export class ToolCallState {
     this.cancelled = meta.cancelled === true;
     this.awaitingInterrupt = meta.awaitingInterrupt;
     this.reopened = meta.reopened;
+    // Rule F10: what the producer gets back in the next history, as delivered.
+    this.encryptedValue = meta.encryptedValue;
+    this.encryptedValueType = meta.encryptedValueType;
+    this.metadata = meta.metadata;
     /** @type {readonly import("./wire").ResultRecord[]} */
     this.results = meta.results;
     this.result = meta.result;
@@ -89,6 +93,7 @@ export class ToolCallState {
   static next(previous, change) {
     const state = new ToolCallState(change, previous ? previous.argsText + change.append : change.append);
     state.argsError = deepFreeze(change.argsError);
+    state.metadata = deepFreeze(change.metadata);
     // Results are only ever added: keep the frozen ones already built.
     state.results = previous && previous.results.length === change.results.length ? previous.results : deepFreeze(change.results);
     const result = change.result;
@@ -306,10 +311,15 @@ function lastMembers(value, open) {
 
 const sameResult = (a, b) => a !== undefined && a.messageId === b.messageId && a.source === b.source;
 
+/** `value`, frozen all the way down; by a loop, so no nesting (opaque payloads, metadata) overflows the stack. */
 function deepFreeze(value) {
-  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  const todo = [value];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+      Object.freeze(v);
+      for (const key of Object.keys(v)) todo.push(v[key]);
+    }
   }
   return value;
 }

@@ -144,6 +144,18 @@ export type CallRecord = {
   awaitingInterrupt?: string;
   reopened: number;
   /**
+   * `encryptedValue`, as delivered (rule F10).
+   */
+  encryptedValue?: string;
+  /**
+   * `encryptedValueType`, as delivered.
+   */
+  encryptedValueType?: string;
+  /**
+   * `metadata`, merged as delivered.
+   */
+  metadata?: { [key in string]?: unknown };
+  /**
    * In summaries: the event that last closed the call.
    */
   closedAt?: number;
@@ -539,7 +551,6 @@ export type Interrupt = {
   expiresAt?: string;
   metadata?: { [key in string]?: unknown };
   subagentRunId?: string;
-  [key: string]: unknown;
 };
 
 /**

@@ -39,11 +39,11 @@ mod words;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use events::{Event, EventBody, EventError, Interrupt, Outcome, Tool};
+pub use events::{Event, EventBody, EventError, Interrupt, Kept, Outcome, Tool};
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,
     StandingApproval, ToolCall, ToolMessage, ToolResult, Tracker, UnansweredCall, UnmatchedResult,
-    Validation, ABANDONED_CONTENT, DECLINED_CONTENT,
+    Validation, ABANDONED_CONTENT, CANCELLED_CONTENT, DECLINED_CONTENT,
 };
 pub use machine::{CallChange, Changes};
 pub use machine::{Clock, InterruptDecision, OpenInterrupt, UncoveredInterrupt};

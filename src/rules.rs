@@ -122,6 +122,7 @@ pub const RULES: &[Rule] = &[
     r("F7", Warning, "A call to an unadvertised tool left unanswered at run end.", "Calls to tools the application never advertised are flagged."),
     r("F8", Behaviour, "A frontend call history leaves unanswered is pending again.", "A call to an advertised tool restored from history with no tool message answering it is pending; the next run must answer it."),
     r("F9", Behaviour, "Empty argument text reads as {}.", "A call closed with no argument text reads as {} for args and schema validation; argsText stays empty."),
+    r("F10", Behaviour, "The next history keeps what calls and assistant messages carry.", "Each call's and assistant message's encryptedValue, its type and metadata are kept as delivered and returned in the next history."),
     r("F11", Behaviour, "A call a run abandoned is closed in the next input.", "A call stopped mid-stream or abandoned by RUN_ERROR that the history holds is answered by nextRun, toolMessages() and the adapter alike."),
     r("I1", Behaviour, "An interrupt outcome's interrupts are the thread's open interrupts.", "Each interrupt is listed, in order, with its fields, until the next run resumes it."),
     r("I2", Violation, "Two interrupts with one id, or a frontend call ending in an interrupt.", "Interrupt ids are unique in a run; a run that called a frontend tool ends with the success outcome."),

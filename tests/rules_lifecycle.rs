@@ -306,6 +306,53 @@ fn l8_a_cancelled_call_the_application_answers_is_answered_and_reopening_clears_
 }
 
 #[test]
+fn l8_tool_messages_close_a_cancelled_runs_unanswered_call_until_an_input_carries_it() {
+    let mut t = running_with(Options {
+        tools: vec![Tool::new("confirm", "", json!({"type": "object"}))],
+        ..Options::default()
+    });
+    feed(&mut t, &whole_call("c1", "confirm", "{}"));
+    feed(&mut t, &whole_call("c2", "search", "{}"));
+    feed(&mut t, &[result("m2", "c2", "found"), cancelled("r1")]);
+    // The application's history (an @ag-ui/client agent's) holds c1: its
+    // closing message says the run was cancelled.
+    let messages = t.tool_messages();
+    assert_eq!(messages.len(), 1);
+    let closing = &messages[0];
+    assert_eq!(
+        (closing.id.as_str(), closing.tool_call_id.as_str()),
+        ("c1:closed", "c1")
+    );
+    assert_eq!(closing.content, json!(agui_tool_calls::CANCELLED_CONTENT));
+    assert_eq!(closing.error.as_deref(), Some("cancelled"));
+    // An input holding the call without it would send a dangling call.
+    let call =
+        json!({"id": "c1", "type": "function", "function": {"name": "confirm", "arguments": "{}"}});
+    let holding = |answers: Vec<Value>| {
+        let mut messages = vec![json!({"id": "a1", "role": "assistant", "toolCalls": [call]})];
+        messages.extend(answers);
+        json!({"threadId": "t1", "runId": "r2", "messages": messages}).to_string()
+    };
+    let refused = t.start_run_json(&holding(vec![])).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("c1 (confirm; its answer is not in the input)"),
+        "{refused}"
+    );
+    let carried = json!({"id": closing.id, "role": "tool", "toolCallId": "c1", "content": agui_tool_calls::CANCELLED_CONTENT, "error": "cancelled"});
+    t.start_run_json(&holding(vec![carried])).unwrap();
+    assert!(t.tool_messages().is_empty());
+    // An input without the call needs none: the run waited for nothing.
+    let mut t2 = running();
+    feed(&mut t2, &whole_call("c1", "confirm", "{}"));
+    feed(&mut t2, &[cancelled("r1")]);
+    assert_eq!(t2.tool_messages().len(), 1);
+    t2.start_run(Default::default()).unwrap();
+    assert!(t2.tool_messages().is_empty());
+}
+
+#[test]
 fn l8_an_unknown_outcome_is_stripped_and_the_run_reads_as_a_success() {
     let mut t = running();
     feed(&mut t, &whole_call("c1", "f", "{}"));

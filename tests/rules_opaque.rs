@@ -136,8 +136,8 @@ fn l7_run_result_and_interrupts_are_kept_byte_exact() {
                 i.response_schema.as_ref().unwrap().get(),
                 format!(r#"{{"s":{}}}"#, nested(200))
             );
-            assert_eq!(i.extra[0].0, "extra");
-            assert_eq!(i.extra[0].1.get(), AWKWARD);
+            // Stripped (rule P2): see rules_interrupts.rs.
+            assert!(!agui_tool_calls::events::to_json(i).contains("extra"));
         }
         other => panic!("not an interrupt: {other:?}"),
     }

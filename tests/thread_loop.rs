@@ -66,6 +66,48 @@ fn l5_abort_with_nothing_running_changes_nothing() {
 }
 
 #[test]
+fn l5_a_declared_run_whose_request_fails_before_run_started_is_aborted_with_the_reason() {
+    let mut t = Tracker::new(Options::default());
+    feed(
+        &mut t,
+        &[
+            run_started("r1"),
+            json!({"type": "RUN_FINISHED", "threadId": "t1", "runId": "r1", "result": {"ok": true}}),
+        ],
+    );
+    t.start_run_json(&input("r2", &["u1"])).unwrap();
+    let calls = format!("{:?}", t.calls());
+    let version = t.version();
+    // The request failed (HTTP 500) or the client refused the stream before
+    // its RUN_STARTED: the run declared is the one aborted, with the reason.
+    t.abort_run(Some(r#"HTTP 500: {"error":"overloaded"}"#));
+    assert!(t.version() > version);
+    let run = t.run();
+    assert_eq!(run.status, RunStatus::Aborted);
+    assert_eq!(
+        run.error.as_ref().map(|(m, _)| m.as_str()),
+        Some(r#"HTTP 500: {"error":"overloaded"}"#)
+    );
+    assert_eq!(
+        (run.result.as_ref(), run.outcome.as_ref(), run.runs_started),
+        (None, None, 1)
+    );
+    assert_eq!(run.thread_id.as_deref(), Some("t1"));
+    assert_eq!(format!("{:?}", t.calls()), calls, "no call changes");
+    // Once: nothing is declared any more.
+    let version = t.version();
+    t.abort_run(Some("again"));
+    assert_eq!(t.version(), version);
+    // The thread goes on: the input declared again, its run started.
+    t.start_run_json(&input("r2", &["u1"])).unwrap();
+    feed(&mut t, &[run_started("r2"), run_finished("r2")]);
+    assert_eq!(t.run().status, RunStatus::Finished);
+    // A run that started is not aborted by a late call for the declared one.
+    t.abort_run(Some("late"));
+    assert_eq!(t.run().status, RunStatus::Finished);
+}
+
+#[test]
 fn l5_abort_without_reason_leaves_no_error() {
     let mut t = running();
     t.abort_run(None);

@@ -309,8 +309,9 @@ function publicSummary(summary) {
 }
 
 /** A call as reports show it: the change-record plumbing (`append`, `partial`) left out. */
+/** A call as the JSON report shows it: no transport fields, and no encrypted value, which is for its producer alone (rule F10). */
 function publicCall(call) {
-  const { append, partial, index, ...rest } = call;
+  const { append, partial, index, encryptedValue, encryptedValueType, ...rest } = call;
   return rest;
 }
 

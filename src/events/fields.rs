@@ -41,10 +41,15 @@ pub(crate) enum Key {
     Description,
     ParentSubagentRunId,
     ParentToolCallId,
+    Metadata,
+    Subtype,
+    EntityId,
+    EncryptedValue,
+    EncryptedValueType,
 }
 
 /// Each key's name on the wire, in the order of [`Key`].
-const NAMES: [&str; 24] = [
+const NAMES: [&str; 29] = [
     "type",
     "toolCallId",
     "delta",
@@ -69,10 +74,15 @@ const NAMES: [&str; 24] = [
     "description",
     "parentSubagentRunId",
     "parentToolCallId",
+    "metadata",
+    "subtype",
+    "entityId",
+    "encryptedValue",
+    "encryptedValueType",
 ];
 
 /// Every key, in the order of [`NAMES`].
-const KEYS: [Key; 24] = [
+const KEYS: [Key; 29] = [
     Key::Type,
     Key::ToolCallId,
     Key::Delta,
@@ -97,6 +107,11 @@ const KEYS: [Key; 24] = [
     Key::Description,
     Key::ParentSubagentRunId,
     Key::ParentToolCallId,
+    Key::Metadata,
+    Key::Subtype,
+    Key::EntityId,
+    Key::EncryptedValue,
+    Key::EncryptedValueType,
 ];
 
 impl Key {
@@ -119,7 +134,7 @@ impl Key {
 /// text; a repeated key keeps its last value, as `JSON.parse` does.
 #[derive(Debug, Default)]
 pub(crate) struct EventFields<'a> {
-    slots: [Option<Raw<'a>>; 24],
+    slots: [Option<Raw<'a>>; 29],
 }
 
 impl<'a> EventFields<'a> {

@@ -1,15 +1,16 @@
 //! The interrupts of an interrupt outcome and the resume entries that
 //! answer them (`basic/patterns/interrupt-resume.mdx`; rules I1, I5), read
 //! from raw JSON like the other nested payloads: errors name the field by
-//! its path, and the opaque parts (`responseSchema`, `metadata`, `payload`,
-//! fields the schema does not describe) are kept as given.
+//! its path, the opaque parts (`responseSchema`, `metadata`, `payload`) are
+//! kept as given, and a property the schema does not describe is stripped
+//! with a warning (rule P2), as `@ag-ui/client` 1.0 strips it.
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::payload::{item_path, missing, must_be, object};
 use super::Opaque;
+use super::Stripped;
 use crate::quote::quoted;
 use serde::{Serialize, Serializer};
-use std::collections::HashMap;
 
 /// Something a run needs from outside before it can continue (rule I1):
 /// one entry of `RUN_FINISHED.outcome.interrupts`.
@@ -43,8 +44,6 @@ pub struct Interrupt {
     pub metadata: Option<Opaque>,
     /// `subagentRunId`: the subagent that raised it.
     pub subagent_run_id: Option<String>,
-    /// Fields the schema does not describe, in order, as given.
-    pub extra: Vec<(String, Opaque)>,
 }
 
 /// The fields an interrupt's schema describes.
@@ -59,8 +58,7 @@ const KNOWN: [&str; 8] = [
     "subagentRunId",
 ];
 
-/// Written as its JSON text, known fields first, then the others as given,
-/// like [`Opaque`] (a map serializer would link `serde_json`'s float
+/// Written as its JSON text, like [`Opaque`] (a map serializer would link `serde_json`'s float
 /// formatting for keys into the wasm module).
 impl Serialize for Interrupt {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -97,12 +95,6 @@ impl Interrupt {
                 push_field(&mut out, key, value.get());
             }
         }
-        for (key, value) in &self.extra {
-            out.push(',');
-            out.push_str(&quoted(key));
-            out.push(':');
-            out.push_str(value.get());
-        }
         out.push('}');
         out
     }
@@ -132,8 +124,7 @@ impl ts_rs::TS for Interrupt {
     fn decl(_: &ts_rs::Config) -> String {
         "type Interrupt = { id: string, reason: string, message?: string, toolCallId?: string, \
          responseSchema?: { [key in string]?: unknown }, expiresAt?: string, \
-         metadata?: { [key in string]?: unknown }, subagentRunId?: string, \
-         [key: string]: unknown };"
+         metadata?: { [key in string]?: unknown }, subagentRunId?: string };"
             .into()
     }
     fn docs() -> Option<String> {
@@ -164,38 +155,37 @@ pub struct ResumeEntry {
     pub payload: Option<Opaque>,
 }
 
-/// `outcome.interrupts`: a non-empty list of interrupts.
-pub(super) fn interrupts(items: Vec<Raw<'_>>) -> Result<Vec<Interrupt>, String> {
+/// `outcome.interrupts`: a non-empty list of interrupts; what they hold
+/// that the schema does not describe goes, each named in `stripped`.
+pub(super) fn interrupts(
+    items: Vec<Raw<'_>>,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Vec<Interrupt>, String> {
     if items.is_empty() {
         return Err("field \"outcome.interrupts\" must be a non-empty array".into());
     }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        out.push(interrupt(item, &item_path("outcome.interrupts", i))?);
+        out.push(interrupt(
+            item,
+            &item_path("outcome.interrupts", i),
+            stripped,
+        )?);
     }
     Ok(out)
 }
 
-pub(super) fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
+pub(super) fn interrupt(
+    v: Raw<'_>,
+    path: &str,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Interrupt, String> {
     let map = object(v, path)?;
     let string = |key: &str| strict_string(&map, key, path);
     let object = |key: &str| strict_object(&map, key, path);
     let require = |key: &str, value: Option<String>| value.ok_or_else(|| missing(path, key));
-    // A repeated key keeps its first place and its last value, as
-    // `JSON.parse` does; found by a map, as an object may have many keys.
-    let mut extra: Vec<(String, Opaque)> = Vec::new();
-    let mut at: HashMap<String, usize> = HashMap::new();
-    for (key, value) in map.entries() {
-        if KNOWN.contains(&key) {
-            continue;
-        }
-        if let Some(&k) = at.get(key) {
-            extra[k].1 = Opaque::from_raw(value);
-        } else {
-            at.insert(key.to_owned(), extra.len());
-            extra.push((key.to_owned(), Opaque::from_raw(value)));
-        }
-    }
+    // Rule P2: the interrupt is rebuilt from the fields it describes.
+    super::strip::check_closed(&map, path, &KNOWN, stripped);
     Ok(Interrupt {
         id: require("id", string("id")?)?,
         reason: require("reason", string("reason")?)?,
@@ -205,7 +195,6 @@ pub(super) fn interrupt(v: Raw<'_>, path: &str) -> Result<Interrupt, String> {
         expires_at: string("expiresAt")?,
         metadata: object("metadata")?,
         subagent_run_id: string("subagentRunId")?,
-        extra,
     })
 }
 

@@ -10,6 +10,7 @@
 pub(crate) mod fields;
 mod interrupts;
 pub(crate) mod json;
+mod kept;
 mod opaque;
 pub(crate) mod payload;
 mod raw;
@@ -18,6 +19,7 @@ mod strip;
 
 pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};
 pub use json::{JsonStr, REPLACEMENT};
+pub use kept::Kept;
 pub use opaque::{to_json, Opaque};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -43,6 +45,9 @@ pub struct Event<'a> {
     /// `subagentRunId`: the subagent that emitted the event; `None` is the
     /// parent agent. For `SUBAGENT_*` events it names the subagent itself.
     pub owner: Option<Text<'a>>,
+    /// `metadata`, an object, as given: merged into the call or message
+    /// the event builds (rule F10); `None` when absent.
+    pub metadata: Option<Opaque>,
     /// What the event says.
     pub body: EventBody<'a>,
 }
@@ -164,6 +169,19 @@ pub enum EventBody<'a> {
         error: Option<Text<'a>>,
         /// The paths stripped from `content` (rule P1), for the warnings.
         stripped: Vec<Stripped>,
+    },
+    /// `REASONING_ENCRYPTED_VALUE`: an artefact to store with the call or
+    /// message it names and return unmodified (rule F10).
+    EncryptedValue {
+        /// `subtype`, as sent: `tool-call` or `message`; another string is
+        /// a member 1.1 does not describe (rule P1: the event is removed).
+        subtype: Text<'a>,
+        /// `entityId`: the call or message.
+        entity_id: Text<'a>,
+        /// `encryptedValue`, a JSON string as given.
+        value: Opaque,
+        /// `encryptedValueType`, a JSON string as given.
+        value_type: Option<Opaque>,
     },
     /// `MESSAGES_SNAPSHOT`.
     MessagesSnapshot {
@@ -352,6 +370,9 @@ pub struct Message {
     pub tool_call_id: Option<String>,
     /// A tool message's error.
     pub error: Option<String>,
+    /// An assistant message's `encryptedValue`, `encryptedValueType` and
+    /// `metadata` (rule F10).
+    pub kept: Kept,
 }
 
 /// A tool call as it appears on an assistant message of history.
@@ -363,6 +384,8 @@ pub struct HistoryCall {
     pub name: String,
     /// The argument text, exactly as given.
     pub arguments: String,
+    /// Its `encryptedValue`, `encryptedValueType` and `metadata` (rule F10).
+    pub kept: Kept,
 }
 
 /// Why an event could not be read.
@@ -407,6 +430,7 @@ impl<'a> Event<'a> {
             | EventBody::ToolCallChunk { .. }
             | EventBody::ToolCallResult { .. } => Family::Tool,
             EventBody::MessagesSnapshot { .. } => Family::Messages,
+            EventBody::EncryptedValue { .. } => Family::Reasoning,
             EventBody::SubagentStarted(_)
             | EventBody::SubagentFinished { .. }
             | EventBody::SubagentError { .. } => Family::Subagent,
@@ -430,6 +454,7 @@ impl<'a> Event<'a> {
             EventBody::ToolCallChunk { .. } => "TOOL_CALL_CHUNK",
             EventBody::ToolCallResult { .. } => "TOOL_CALL_RESULT",
             EventBody::MessagesSnapshot { .. } => "MESSAGES_SNAPSHOT",
+            EventBody::EncryptedValue { .. } => "REASONING_ENCRYPTED_VALUE",
             EventBody::SubagentStarted(_) => "SUBAGENT_STARTED",
             EventBody::SubagentFinished { .. } => "SUBAGENT_FINISHED",
             EventBody::SubagentError { .. } => "SUBAGENT_ERROR",
@@ -453,7 +478,6 @@ fn passed_over_family(event_type: &str) -> Family {
         | "REASONING_MESSAGE_END"
         | "REASONING_MESSAGE_CHUNK"
         | "REASONING_END"
-        | "REASONING_ENCRYPTED_VALUE"
         | "THINKING_START"
         | "THINKING_END"
         | "THINKING_TEXT_MESSAGE_START"

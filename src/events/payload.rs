@@ -5,7 +5,7 @@
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::strip::{self, Stripped};
-use super::{HistoryCall, Message, Opaque, Outcome, RunInput, Tool};
+use super::{HistoryCall, Kept, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
 pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
@@ -187,6 +187,12 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
         }
         c => c.map(Opaque::from_raw),
     };
+    // The messages the tracker may write back are assistant messages.
+    let kept = if role == "assistant" {
+        kept(&map, path)?
+    } else {
+        Kept::default()
+    };
     Ok(Message {
         id,
         role,
@@ -195,6 +201,7 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
         tool_calls,
         tool_call_id,
         error: optional_string(&map, "error", path)?,
+        kept,
     })
 }
 
@@ -210,6 +217,22 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
         id,
         name: required_string(&function, "name", &fpath)?,
         arguments: required_string(&function, "arguments", &fpath)?,
+        kept: kept(&map, path)?,
+    })
+}
+
+/// A call's or a message's `encryptedValue`, `encryptedValueType` and
+/// `metadata` (rule F10), as given; `null` reads as absent.
+fn kept(map: &Fields, path: &str) -> Result<Kept, String> {
+    let field = |key, kind, what| match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
+        None => Ok(None),
+        Some(v) if json::kind(v) == kind => Ok(Some(Opaque::from_raw(v))),
+        Some(_) => Err(must_be(path, key, what)),
+    };
+    Ok(Kept {
+        encrypted_value: field("encryptedValue", Kind::String, "a string")?,
+        encrypted_value_type: field("encryptedValueType", Kind::String, "a string")?,
+        metadata: field("metadata", Kind::Object, "an object")?,
     })
 }
 
@@ -260,7 +283,7 @@ pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option
         1 => {
             let items = optional_array(&map, "interrupts", "outcome")?.unwrap_or_default();
             Outcome::Interrupt {
-                interrupts: super::interrupts::interrupts(items)?,
+                interrupts: super::interrupts::interrupts(items, stripped)?,
             }
         }
         _ => Outcome::Cancelled,

@@ -49,6 +49,11 @@ impl<'a> Check<'_, 'a> {
         Ok(self.optional_str(name)?.map(JsonStr::into_text))
     }
 
+    /// A field present, as its JSON text.
+    fn opaque(&self, name: Key) -> Opaque {
+        self.raw(name).map_or_else(Opaque::null, Opaque::from_raw)
+    }
+
     /// Whether the field is `null` (a retired spelling of none, rule P3).
     fn is_null(&self, name: Key) -> bool {
         self.raw(name).is_some_and(|v| json::kind(v) == Kind::Null)
@@ -75,6 +80,7 @@ pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
     match plain_args(text) {
         Some((id, delta)) => Ok(Event {
             owner: None,
+            metadata: None,
             body: EventBody::ToolCallArgs {
                 tool_call_id: Text::Borrowed(id),
                 delta: json::decode(delta),
@@ -119,6 +125,12 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
         _ => c.optional(Key::SubagentRunId)?,
     };
     timestamp(&c)?;
+    // Rule P3: an object whenever present (`null` included), on every event.
+    let metadata = match c.raw(Key::Metadata) {
+        None => None,
+        Some(v) if json::kind(v) == Kind::Object => Some(Opaque::from_raw(v)),
+        Some(_) => return Err(c.error("field \"metadata\" must be an object".into())),
+    };
     let body = body(&c, &event_type)?;
     if matches!(
         body,
@@ -129,7 +141,11 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     {
         return Err(c.error("missing field \"subagentRunId\"".into()));
     }
-    Ok(Event { owner, body })
+    Ok(Event {
+        owner,
+        metadata,
+        body,
+    })
 }
 
 /// Rule P3: a `timestamp`, when present, is a safe integer (a whole
@@ -292,6 +308,17 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                 stripped,
             }
         }
+        // The values kept as their JSON text, as given (opaque, rule F10).
+        "REASONING_ENCRYPTED_VALUE" => EventBody::EncryptedValue {
+            subtype: c.required(Key::Subtype)?,
+            entity_id: c.required(Key::EntityId)?,
+            value: c
+                .required_str(Key::EncryptedValue)
+                .map(|_| c.opaque(Key::EncryptedValue))?,
+            value_type: c
+                .optional_str(Key::EncryptedValueType)?
+                .map(|_| c.opaque(Key::EncryptedValueType)),
+        },
         "SUBAGENT_STARTED" => EventBody::SubagentStarted(subagent_start(c)?),
         "SUBAGENT_FINISHED" => {
             let mut stripped = Vec::new();

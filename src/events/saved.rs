@@ -66,7 +66,9 @@ pub fn read(text: &str) -> Result<Saved, String> {
         let path = item_path("saved.interrupts", i);
         let entry = object(item, &path)?;
         let it = match entry.get("interrupt") {
-            Some(v) => interrupt(v, &key_path(&path, "interrupt"))?,
+            // What `save` wrote has nothing to strip: a property added
+            // since is dropped, as a stream's would be (rule P2).
+            Some(v) => interrupt(v, &key_path(&path, "interrupt"), &mut Vec::new())?,
             None => return Err(missing(&path, "interrupt")),
         };
         let mut payload = entry.get("payload").map(Opaque::from_raw);

@@ -1,11 +1,11 @@
 //! Applying a validated plan. Nothing here can fail: every rule was
 //! checked while planning.
 
-use super::plan::{CallRef, Op, Ops, Plan, Start};
+use super::plan::{CallRef, Op, Ops, Plan, Start, Target};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
 use super::{indices, Names, Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
-use crate::events::{JsonStr, Message, Opaque, Outcome, Tool};
+use crate::events::{JsonStr, Kept, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
 use crate::violation::{Severity, Violation};
 
@@ -61,6 +61,22 @@ impl Tracker {
                 tool_call_id,
                 result,
             } => self.attach_result(call, tool_call_id, result),
+            Op::Merge(target, metadata) => {
+                let (kept, shown) = self.kept_mut(target, *last);
+                if let Some(kept) = kept {
+                    kept.merge(&metadata);
+                }
+                return shown;
+            }
+            Op::Encrypted(target, value, value_type) => {
+                let (kept, shown) = self.kept_mut(target, *last);
+                if let Some(kept) = kept {
+                    kept.encrypted_value = Some(value);
+                    // The type describes one value and goes with it.
+                    kept.encrypted_value_type = value_type;
+                }
+                return shown;
+            }
             Op::MessageOwner(message, owner) => {
                 self.note_message(&message);
                 let owners = &mut self.owners;
@@ -100,6 +116,40 @@ impl Tracker {
             Op::Subagent(op) => self.apply_subagent(op),
         }
         true
+    }
+
+    /// What the call or message `target` keeps (rule F10), to change, and
+    /// whether a snapshot shows the change (a call's: marked changed). A
+    /// message the thread does not know keeps nothing.
+    fn kept_mut(&mut self, target: Target, last: Option<usize>) -> (Option<&mut Kept>, bool) {
+        match target {
+            Target::Call(CallRef::Index(i)) => self.touched_kept(i),
+            Target::Call(CallRef::Last) => match last {
+                Some(i) => self.touched_kept(i),
+                None => (None, false),
+            },
+            Target::Message(id) if self.message_seq.contains_key(id.as_str()) => {
+                (Some(self.message_kept_mut(id)), false)
+            }
+            Target::Message(_) => (None, false),
+        }
+    }
+
+    fn touched_kept(&mut self, i: usize) -> (Option<&mut Kept>, bool) {
+        self.touch(i);
+        (Some(&mut self.calls[i].kept), true)
+    }
+
+    /// What message `id` keeps, made empty when it keeps nothing yet.
+    fn message_kept_mut(&mut self, id: String) -> &mut Kept {
+        let k = if let Some(&k) = self.kept_at.get(id.as_str()) {
+            k
+        } else {
+            self.kept_messages.push((id.clone(), Kept::default()));
+            self.kept_at.insert(id, self.kept_messages.len() - 1);
+            self.kept_messages.len() - 1
+        };
+        &mut self.kept_messages[k].1
     }
 
     /// Records where a message id first appeared in the thread (see
@@ -295,6 +345,7 @@ impl Tracker {
         };
         self.run_calls.clear();
         self.changes.run = true;
+        self.declared = false;
         self.close_interrupts();
     }
 
@@ -317,6 +368,9 @@ impl Tracker {
                 // calls are not pending, and are marked for the history.
                 if cancelled {
                     call.cancelled = true;
+                    // Closed in the next history unless the application
+                    // answers it: never dangling (rule L8).
+                    self.unclosed.insert(i);
                 } else {
                     call.pending = true;
                     derived.push(i);
@@ -429,9 +483,23 @@ impl Tracker {
                 .entry(message.id.clone())
                 .or_insert_with(|| owners.id(message.owner));
             let owner = self.owners.name(owner).map(str::to_owned);
+            // Rule F10: a `MESSAGES_SNAPSHOT` restating a message replaces
+            // what it keeps, withdrawn artefacts included; a run input
+            // (the application's own history) fills what the tracker lacks.
+            let replaces = !run_input;
+            let holds = self.kept_at.contains_key(message.id.as_str());
+            let fills = !message.kept.is_empty() && (replaces || !holds);
+            if message.role == "assistant" && (fills || (replaces && holds)) {
+                *self.message_kept_mut(message.id.clone()) = message.kept;
+            }
             for call in message.tool_calls {
-                if !self.by_id.contains_key(&call.id) {
-                    self.seed_call(call, &message.id, owner.clone());
+                match self.by_id.get(&call.id) {
+                    None => self.seed_call(call, &message.id, owner.clone()),
+                    Some(&i) if replaces && self.calls[i].kept != call.kept => {
+                        self.calls[i].kept = call.kept;
+                        self.touch(i);
+                    }
+                    Some(_) => {}
                 }
             }
             if let Some(id) = message.tool_call_id {
@@ -514,6 +582,7 @@ impl Tracker {
         seeded.advertised = advertised;
         seeded.from_history = true;
         seeded.args_error = args_error;
+        seeded.kept = call.kept;
         let i = self.calls.len();
         self.calls.push(seeded);
         self.by_id.insert(call.id, i);

@@ -18,12 +18,12 @@
 //! not counted; the tools' names are ids all the same (`max_id_bytes`).
 
 use super::lanes::LaneKey;
-use super::plan::{CallRef, Op, Ops, Plan, Start};
+use super::plan::{CallRef, Op, Ops, Plan, Start, Target};
 use super::state::{ToolCall, ToolResult};
 use super::subagents::{subagent_bytes, SubagentOp};
 use super::{Names, Tracker};
 use crate::args::Tail;
-use crate::events::{Message, Opaque};
+use crate::events::{Kept, Message, Opaque};
 use crate::violation::Violation;
 use std::mem::size_of;
 
@@ -90,6 +90,8 @@ struct Charge {
     /// The text of the call the last `Start` (re)opened, as the plan's
     /// ops so far leave it: what `CallRef::Last` appends to.
     last: Option<Tail>,
+    /// The call the last `Start` reopened (`None`: a new call).
+    last_reopened: Option<usize>,
 }
 
 impl Tracker {
@@ -204,6 +206,13 @@ impl Tracker {
                 self.charge_message_owner(c, message, owner.as_deref());
             }
             Op::TextLane(key, message) => self.charge_text_lane(c, key, message),
+            Op::Merge(target, metadata) => {
+                c.cost += self.kept_of(c, target).merge_bytes(metadata);
+            }
+            Op::Encrypted(target, value, value_type) => {
+                self.kept_of(c, target);
+                c.cost += value.get().len() + opt_bytes(value_type.as_ref().map(Opaque::get));
+            }
             Op::RunStarted {
                 thread_id,
                 run_id,
@@ -258,8 +267,31 @@ impl Tracker {
         }
     }
 
+    /// What `target` keeps now (rule F10), for a change to it: a new call's
+    /// and a new message entry's nothing (the entry's bytes charged here,
+    /// even for a message the thread does not know, which keeps nothing).
+    fn kept_of<'k>(&'k self, c: &mut Charge, target: &Target) -> &'k Kept {
+        static EMPTY: Kept = Kept {
+            encrypted_value: None,
+            encrypted_value_type: None,
+            metadata: None,
+        };
+        match target {
+            Target::Call(CallRef::Index(i)) => &self.calls[*i].kept,
+            Target::Call(CallRef::Last) => c.last_reopened.map_or(&EMPTY, |i| &self.calls[i].kept),
+            Target::Message(id) => {
+                if let Some(&k) = self.kept_at.get(id.as_str()) {
+                    return &self.kept_messages[k].1;
+                }
+                c.cost += 2 * (ENTRY + text_bytes(id)) + size_of::<Kept>();
+                &EMPTY
+            }
+        }
+    }
+
     /// A (re)opened call: the record, ids and lane a new one keeps.
     fn charge_start(&self, c: &mut Charge, s: &Start) {
+        c.last_reopened = s.reopen;
         self.check_id(c, "toolCallId", Some(&s.id));
         self.check_id(c, "toolCallName", Some(&s.name));
         self.check_id(c, "parentMessageId", s.parent.as_deref());
@@ -333,7 +365,10 @@ impl Tracker {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
             self.charge_message(c, &m.id);
+            // What it and its calls keep (rule F10), as if all were new.
+            c.cost += m.kept.bytes();
             for call in &m.tool_calls {
+                c.cost += call.kept.bytes();
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
                 self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
                 if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.clone()) {

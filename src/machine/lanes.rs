@@ -6,9 +6,9 @@
 //! A chunk with another id closes the lane's item and opens its own; an
 //! explicit event closes its own lane first (rule C5).
 
-use super::plan::{CallRef, Op, Plan};
+use super::plan::{CallRef, Op, Plan, Target};
 use super::{indices, Tracker};
-use crate::events::{JsonStr, Text};
+use crate::events::{JsonStr, Opaque, Text};
 use crate::quote::{quoted, quoted_or_none};
 use crate::violation::Violation;
 use std::collections::HashMap;
@@ -139,6 +139,8 @@ pub(crate) struct ToolChunk<'a> {
     pub name: Option<Text<'a>>,
     pub parent: Option<Text<'a>>,
     pub delta: Option<JsonStr<'a>>,
+    /// The chunk's `metadata`: the call's, merged (rule F10).
+    pub metadata: Option<Opaque>,
 }
 
 impl Tracker {
@@ -242,6 +244,8 @@ impl Tracker {
         if let Some(delta) = chunk.delta.filter(|d| !d.is_empty()) {
             plan.ops.push(Op::Args(CallRef::Index(index), delta));
         }
+        // A continuation carrying metadata alone is legal; it reaches the call.
+        plan.merge(Target::Call(CallRef::Index(index)), chunk.metadata);
         Ok(())
     }
 
@@ -262,6 +266,7 @@ impl Tracker {
         if let Some(delta) = chunk.delta.filter(|d| !d.is_empty()) {
             plan.ops.push(Op::Args(CallRef::Last, delta));
         }
+        plan.merge(Target::Call(CallRef::Last), chunk.metadata);
         Ok(())
     }
 
@@ -272,6 +277,7 @@ impl Tracker {
         plan: &mut Plan<'a>,
         owner: Option<Text<'a>>,
         message_id: Option<Text<'a>>,
+        metadata: Option<Opaque>,
     ) -> Result<(), Violation> {
         let holder = message_id
             .as_deref()
@@ -295,22 +301,30 @@ impl Tracker {
             (None, None) => self.only_lane(plan, &self.lanes.text, "TEXT_MESSAGE_CHUNK")?,
         };
         let held = self.lanes.text_message(&key);
-        match (message_id, held) {
-            (None, Some(_)) => Ok(()),
-            (Some(m), Some(h)) if *m == *h => Ok(()),
-            (None, None) => Err(plan.fatal(
-                "C7",
-                "the first TEXT_MESSAGE_CHUNK of a message must carry messageId",
-            )),
+        let message = match (message_id, held) {
+            (None, Some(h)) => h,
+            (Some(m), Some(h)) if *m == *h => h,
+            (None, None) => {
+                return Err(plan.fatal(
+                    "C7",
+                    "the first TEXT_MESSAGE_CHUNK of a message must carry messageId",
+                ))
+            }
             (Some(m), _) => {
                 self.plan_close_lane(plan, &key);
                 let m = m.into_owned();
                 plan.ops
                     .push(Op::MessageOwner(m.clone(), owner.map(Text::into_owned)));
+                plan.merge(Target::Message(m.clone()), metadata);
                 plan.ops.push(Op::TextLane(key, m));
-                Ok(())
+                return Ok(());
             }
+        };
+        // The message the chunk continues gets its metadata (rule F10).
+        if metadata.is_some() {
+            plan.merge(Target::Message(message.to_owned()), metadata);
         }
+        Ok(())
     }
 
     /// Closes one lane's open item: its chunked call ends (rule C5).

@@ -21,7 +21,8 @@ mod validation;
 
 pub use application::UncoveredInterrupt;
 pub use application::{
-    ApplicationError, ToolMessage, UnansweredCall, ABANDONED_CONTENT, DECLINED_CONTENT,
+    ApplicationError, ToolMessage, UnansweredCall, ABANDONED_CONTENT, CANCELLED_CONTENT,
+    DECLINED_CONTENT,
 };
 pub use changes::{CallChange, Changes};
 pub use clock::Clock;
@@ -33,7 +34,7 @@ pub use subagents::{Subagent, SubagentStatus};
 pub use validation::Validation;
 
 use crate::args::ArgsLimits;
-use crate::events::{Event, EventBody, JsonStr, Tool};
+use crate::events::{Event, EventBody, JsonStr, Kept, Tool};
 use crate::sse::SseDecoder;
 use crate::violation::{Severity, Violation};
 use indices::Indices;
@@ -198,6 +199,13 @@ pub struct Tracker {
     pub(crate) last_call: usize,
     /// The open interrupts of the thread, in order (rule I1).
     pub(crate) interrupts: Vec<OpenInterrupt>,
+    /// What messages keep for the next history (rule F10), by id, through
+    /// `kept_at`: only those that keep something.
+    pub(crate) kept_messages: Vec<(String, Kept)>,
+    pub(crate) kept_at: HashMap<String, usize>,
+    /// A run input was declared (`start_run`) and no `RUN_STARTED` came
+    /// since: `abort_run` then ends that run, which never started.
+    pub(crate) declared: bool,
     /// Reads the time and `expiresAt` (rule I5).
     pub(crate) clock: Clock,
     /// The user's standing approvals, one per tool, in the order given
@@ -257,6 +265,9 @@ impl Tracker {
             sse,
             last_call: 0,
             interrupts: Vec::new(),
+            kept_messages: Vec::new(),
+            kept_at: HashMap::new(),
+            declared: false,
             clock: Clock::default(),
             standing: Vec::new(),
             subagents: Vec::new(),
@@ -315,6 +326,7 @@ impl Tracker {
         }
         self.push_event(&mut Event {
             owner: None,
+            metadata: None,
             body: EventBody::ToolCallArgs {
                 tool_call_id: Cow::Borrowed(tool_call_id),
                 delta: JsonStr::new(Cow::Borrowed(delta)),
@@ -449,6 +461,26 @@ impl Tracker {
     /// listed them, each with the application's decision (rules I1, I4).
     pub fn interrupts(&self) -> &[OpenInterrupt] {
         &self.interrupts
+    }
+
+    /// What each message keeps for the next history (rule F10), as its
+    /// stream or history delivered it: `encryptedValue` (with its type)
+    /// from `REASONING_ENCRYPTED_VALUE`, `metadata` merged from its text
+    /// events, or both as history restated them. Only messages that keep
+    /// something, in the order they first did; a call's are on the call
+    /// ([`ToolCall::kept`]).
+    ///
+    /// ```
+    /// use agui_tool_calls::{Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
+    /// t.push_json(r#"{"type":"TEXT_MESSAGE_START","messageId":"a1","role":"assistant","metadata":{"k":1}}"#).unwrap();
+    /// let (id, kept) = &t.kept_messages()[0];
+    /// assert_eq!((id.as_str(), kept.metadata.as_ref().unwrap().get()), ("a1", r#"{"k":1}"#));
+    /// ```
+    pub fn kept_messages(&self) -> &[(String, Kept)] {
+        &self.kept_messages
     }
 
     /// Sets how the tracker reads the time and `expiresAt` (rule I5); a

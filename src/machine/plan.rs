@@ -21,6 +21,14 @@ pub(crate) enum CallRef {
     Last,
 }
 
+/// What an event's `metadata` or an encrypted value goes to (rule F10).
+#[derive(Debug)]
+pub(crate) enum Target {
+    Call(CallRef),
+    /// A message, by id.
+    Message(String),
+}
+
 /// A call (re)opened by `TOOL_CALL_START` or an opening chunk.
 #[derive(Debug)]
 pub(crate) struct Start {
@@ -52,6 +60,11 @@ pub(crate) enum Op<'a> {
     },
     MessageOwner(String, Option<String>),
     TextLane(LaneKey, String),
+    /// An event's `metadata`, merged into what it builds (rule F10).
+    Merge(Target, Opaque),
+    /// `REASONING_ENCRYPTED_VALUE`: the value and its type, replacing
+    /// what the target held (rule F10).
+    Encrypted(Target, Opaque, Option<Opaque>),
     RunStarted {
         thread_id: String,
         run_id: String,
@@ -161,6 +174,13 @@ impl Plan<'_> {
             self.ops.push(Op::Abandon(index));
         }
     }
+
+    /// Merges an event's `metadata`, when it has one, into `target`.
+    pub fn merge(&mut self, target: Target, metadata: Option<Opaque>) {
+        if let Some(m) = metadata {
+            self.ops.push(Op::Merge(target, m));
+        }
+    }
 }
 
 impl Tracker {
@@ -183,6 +203,7 @@ impl Tracker {
         self.check_lifecycle(plan, event)?;
         self.plan_lane_closing(plan, event);
         let owner = event.owner.take();
+        let metadata = event.metadata.take();
         let body = match &mut event.body {
             // The commonest event, read where it lies.
             EventBody::ToolCallArgs {
@@ -191,6 +212,10 @@ impl Tracker {
             } => {
                 let i =
                     self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
+                // With metadata (rare), not alone in its plan: charged in full.
+                if let Some(m) = metadata {
+                    plan.ops.push(Op::Merge(Target::Call(CallRef::Index(i)), m));
+                }
                 // An empty delta appends nothing, and must not turn a high
                 // surrogate held for its pair into U+FFFD as a delta that
                 // does not begin with the low half would.
@@ -258,12 +283,24 @@ impl Tracker {
                     code: code.map(Text::into_owned),
                 });
             }
-            EventBody::TextMessageStart { message_id, .. } => plan.ops.push(Op::MessageOwner(
-                message_id.into_owned(),
-                owner.map(Text::into_owned),
-            )),
+            EventBody::TextMessageStart { message_id, .. } => {
+                let message_id = message_id.into_owned();
+                // The owner first: the message is then known to merge into.
+                let target = metadata
+                    .is_some()
+                    .then(|| Target::Message(message_id.clone()));
+                plan.ops
+                    .push(Op::MessageOwner(message_id, owner.map(Text::into_owned)));
+                if let Some(target) = target {
+                    plan.merge(target, metadata);
+                }
+            }
+            EventBody::TextMessageContent { message_id, .. }
+            | EventBody::TextMessageEnd { message_id } => {
+                plan.merge(Target::Message(message_id.into_owned()), metadata);
+            }
             EventBody::TextMessageChunk { message_id, .. } => {
-                self.plan_text_chunk(plan, owner, message_id)?;
+                self.plan_text_chunk(plan, owner, message_id, metadata)?;
             }
             EventBody::ToolCallStart {
                 tool_call_id,
@@ -279,11 +316,15 @@ impl Tracker {
                     owner,
                     None,
                 )
-                .map(|()| retired_parent(plan, null_parent))?,
+                .map(|()| {
+                    retired_parent(plan, null_parent);
+                    plan.merge(Target::Call(CallRef::Last), metadata);
+                })?,
             EventBody::ToolCallEnd { tool_call_id } => {
                 let i =
                     self.open_call(plan, &tool_call_id, owner.as_deref(), "T2", "TOOL_CALL_END")?;
                 plan.end(i);
+                plan.merge(Target::Call(CallRef::Index(i)), metadata);
             }
             EventBody::ToolCallChunk {
                 tool_call_id,
@@ -300,6 +341,7 @@ impl Tracker {
                         name: tool_call_name,
                         parent: parent_message_id,
                         delta,
+                        metadata,
                     },
                 )
                 .map(|()| retired_parent(plan, null_parent))?,
@@ -326,6 +368,12 @@ impl Tracker {
                 record_stripped(plan, stripped, None);
                 self.plan_seed(plan, messages, false)?;
             }
+            EventBody::EncryptedValue {
+                subtype,
+                entity_id,
+                value,
+                value_type,
+            } => self.plan_encrypted(plan, &subtype, entity_id.into_owned(), value, value_type),
             EventBody::Other {
                 family: Family::Unknown,
                 event_type,
@@ -360,10 +408,7 @@ impl Tracker {
                 self.plan_subagent_end(plan, id, SubagentStatus::Errored, Vec::new(), error)?;
             }
             // Planned above.
-            EventBody::ToolCallArgs { .. }
-            | EventBody::TextMessageContent { .. }
-            | EventBody::TextMessageEnd { .. }
-            | EventBody::Other { .. } => {}
+            EventBody::ToolCallArgs { .. } | EventBody::Other { .. } => {}
         }
         self.charge(plan)
     }
@@ -413,8 +458,14 @@ impl Tracker {
             (EventBody::SubagentFinished { .. } | EventBody::SubagentError { .. }, _) => {
                 self.plan_close_lane(plan, &own_lane());
             }
-            // Chunks do their own lane work (rules C3, C7).
-            (EventBody::ToolCallChunk { .. } | EventBody::TextMessageChunk { .. }, _) => {}
+            // Chunks do their own lane work (rules C3, C7); an encrypted
+            // value stands aside from assembly and closes nothing.
+            (
+                EventBody::ToolCallChunk { .. }
+                | EventBody::TextMessageChunk { .. }
+                | EventBody::EncryptedValue { .. },
+                _,
+            ) => {}
             (
                 _,
                 Family::Text
@@ -713,6 +764,48 @@ impl Tracker {
             tool_call_id,
             result,
         });
+    }
+
+    /// `REASONING_ENCRYPTED_VALUE` (rule F10): stored with the call or the
+    /// message it names. A subtype 1.1 does not describe removes the event
+    /// (rule P1); a call never seen is a warning, and the value is dropped;
+    /// a message the tracker does not hold (a reasoning message, say) is
+    /// none of its business.
+    fn plan_encrypted(
+        &self,
+        plan: &mut Plan,
+        subtype: &str,
+        entity: String,
+        value: Opaque,
+        value_type: Option<Opaque>,
+    ) {
+        let target = match subtype {
+            "tool-call" => {
+                if let Some(&i) = self.by_id.get(entity.as_str()) {
+                    Target::Call(CallRef::Index(i))
+                } else {
+                    let message = format!(
+                        "REASONING_ENCRYPTED_VALUE for call {}, which was never seen: dropped",
+                        quoted(&entity)
+                    );
+                    let v = plan
+                        .violation("F10", Severity::Warning, message)
+                        .with_call(&entity);
+                    return plan.record(v);
+                }
+            }
+            "message" if self.message_seq.contains_key(entity.as_str()) => Target::Message(entity),
+            "message" => return,
+            other => {
+                let message = format!(
+                    "subtype {} is not one 1.1 describes: event removed",
+                    quoted(other)
+                );
+                let v = plan.violation("P1", Severity::Warning, message);
+                return plan.record(v);
+            }
+        };
+        plan.ops.push(Op::Encrypted(target, value, value_type));
     }
 
     /// Conversation history (rule A5); its new calls count towards S5.

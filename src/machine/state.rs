@@ -1,7 +1,7 @@
 //! What the tracker knows: calls, their results, and the run.
 
 use crate::args::{ArgsError, ArgsReader, Partial};
-use crate::events::{Interrupt, Opaque, Outcome};
+use crate::events::{Interrupt, Kept, Opaque, Outcome};
 use serde_json::Value;
 
 /// Where a call stands.
@@ -146,6 +146,9 @@ pub struct ToolCall {
     /// change, run end or error), so a report can place what its arguments
     /// turned out to be; `None` while open or when known from history.
     pub closed_at: Option<usize>,
+    /// Its `encryptedValue`, `encryptedValueType` and `metadata`, as the
+    /// stream (or history) delivered them, for the next history (rule F10).
+    pub kept: Kept,
     pub(crate) args: ArgsReader,
     /// An argument limit hit while streaming (rule S5).
     pub(crate) args_error: Option<ArgsError>,
@@ -180,6 +183,7 @@ impl ToolCall {
             awaiting_interrupt: None,
             validation: super::Validation::Unvalidated,
             closed_at: None,
+            kept: Kept::default(),
             args,
             args_error: None,
             lane: None,

@@ -60,10 +60,11 @@ const OP_REVOKE_APPROVAL: u8 = 12;
 
 /// What [`WasmTracker::text`] returns, as the JS layer numbers it:
 /// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
-/// `violationsJson`.
+/// `violationsJson`; 4 `keptMessages` (rule F10).
 const TEXT_EVENTS: u8 = 0;
 const TEXT_TOOL_MESSAGES: u8 = 1;
 const TEXT_SUMMARY: u8 = 2;
+const TEXT_KEPT_MESSAGES: u8 = 4;
 
 #[wasm_bindgen]
 impl WasmTracker {
@@ -120,6 +121,7 @@ impl WasmTracker {
             TEXT_EVENTS => self.take_events(),
             TEXT_TOOL_MESSAGES => self.tool_messages(),
             TEXT_SUMMARY => self.summary_without_violations(),
+            TEXT_KEPT_MESSAGES => self.kept_messages(),
             _ => self.violations_json(from, to),
         }
     }
@@ -221,6 +223,31 @@ impl WasmTracker {
                 out.push(',');
             }
             out.push_str(&event);
+        }
+        out.push(']');
+        out
+    }
+
+    /// What messages keep for the next history (`Tracker::kept_messages`,
+    /// rule F10), as JSON: `[[id, encryptedValue, encryptedValueType,
+    /// metadata], ...]`, each as delivered, `null` when absent.
+    pub fn kept_messages(&self) -> String {
+        let mut out = String::from("[");
+        for (id, kept) in self.tracker.kept_messages() {
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push('[');
+            out.push_str(&crate::quote::quoted(id));
+            for value in [
+                &kept.encrypted_value,
+                &kept.encrypted_value_type,
+                &kept.metadata,
+            ] {
+                out.push(',');
+                out.push_str(value.as_ref().map_or("null", |v| v.get()));
+            }
+            out.push(']');
         }
         out.push(']');
         out

@@ -387,6 +387,18 @@ struct CallRecord<'a> {
     #[cfg_attr(test, ts(optional))]
     awaiting_interrupt: Option<&'a str>,
     reopened: u32,
+    /// `encryptedValue`, as delivered (rule F10).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "string", optional))]
+    encrypted_value: Option<&'a Opaque>,
+    /// `encryptedValueType`, as delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "string", optional))]
+    encrypted_value_type: Option<&'a Opaque>,
+    /// `metadata`, merged as delivered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(type = "{ [key in string]?: unknown }", optional))]
+    metadata: Option<&'a Opaque>,
     /// In summaries: the event that last closed the call.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
@@ -569,6 +581,9 @@ impl<'a> CallRecord<'a> {
             cancelled: call.cancelled,
             awaiting_interrupt: call.awaiting_interrupt.as_deref(),
             reopened: call.reopen_count,
+            encrypted_value: call.kept.encrypted_value.as_ref(),
+            encrypted_value_type: call.kept.encrypted_value_type.as_ref(),
+            metadata: call.kept.metadata.as_ref(),
             closed_at: None,
             result: answer(call).map(ResultRecord::new),
             results: {

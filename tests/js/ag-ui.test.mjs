@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { HttpAgent } from "@ag-ui/client";
 import { ToolCallTracker } from "../../pkg/index.js";
 import { trackAgent, UNTERMINATED } from "../../pkg/ag-ui.js";
-import { runStarted, runFinished, start, args, end, result } from "./support/events.mjs";
+import { runStarted, runFinished, start, args, end, result, sse as sseOf } from "./support/events.mjs";
+import { CANCELLED } from "../../pkg/next-run.js";
 import { startScriptedAgent } from "./support/scripted-agent.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 
@@ -198,6 +199,83 @@ test("l8_track_agent_accepts_a_cancelled_run_and_the_thread_goes_on", async () =
   s = tracker.snapshot();
   assert.equal(s.run.status, "finished");
   assert.deepEqual(refused, []);
+});
+
+test("l8_track_agent_closes_a_call_its_cancelled_run_left_unanswered", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-cancelled-call" });
+  const refused = [];
+  trackAgent(agent, tracker, { onRefused: (e) => refused.push(e) });
+  script.push(
+    (i) => ({
+      events: [
+        runStarted(i.runId, { threadId: "t-cancelled-call" }),
+        ...withParent("c1", "confirm_deploy", "a1"),
+        runFinished(i.runId, { threadId: "t-cancelled-call", outcome: { type: "cancelled" } }),
+      ],
+    }),
+    (i) => run(i, text("a2", ["Hello again."])),
+  );
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(tracker.snapshot().calls[0].cancelled, true);
+  // The app answers nothing and adds nothing: the agent's history holds c1
+  // unanswered. The next request closes it, as nextRun would.
+  agent.addMessages([user("u2")]);
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(inputs.length, 2);
+  checkHistory(inputs[1].messages, { calls: ["c1"], users: ["u1", "u2"] });
+  const closing = inputs[1].messages.find((m) => m.toolCallId === "c1");
+  assert.deepEqual(closing, { id: "c1:closed", role: "tool", toolCallId: "c1", content: CANCELLED, error: "cancelled" });
+  assert.deepEqual(refused, []);
+  const s = tracker.snapshot();
+  assert.equal(s.run.status, "finished");
+  assert.deepEqual(tracker.toolMessages(), []);
+});
+
+test("l5_a_request_that_fails_before_run_started_aborts_the_declared_run_with_its_reason", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const failing = [
+    // The agent answers HTTP 500 (or 400: a malformed input).
+    ["HTTP 500", async () => new Response(JSON.stringify({ error: "overloaded" }), { status: 500, headers: { "content-type": "application/json" } }), /^HTTP 500: \{"error":"overloaded"\}$/],
+    // Nothing listens.
+    ["a network error", async () => Promise.reject(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") })), /^fetch failed \(connect ECONNREFUSED 127\.0\.0\.1:9\)$/],
+    // @ag-ui/client refuses the stream before any RUN_STARTED reached the tracker.
+    ["the client's own check", async () => new Response(sseOf([start("c1", "confirm_deploy")]), { headers: { "content-type": "text/event-stream" } }), /RUN_STARTED/],
+    // A stream that ends with no event at all.
+    ["an empty stream", async () => new Response("", { headers: { "content-type": "text/event-stream" } }), new RegExp(`^${UNTERMINATED}$`)],
+  ];
+  // A run that finished first: its ids and outcome are not the failed run's.
+  script.push((i) => run(i, text("a1", ["Hi."])));
+  const agent = new HttpAgent({ url, threadId: "t-fail" });
+  trackAgent(agent, tracker);
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  const error = console.error;
+  console.error = () => {};
+  try {
+    for (const [what, fetch, reason] of failing) {
+      agent.fetch = fetch;
+      agent.addMessages([user(`u-${what}`)]);
+      await agent.runAgent({ tools: TOOLS }).catch(() => {});
+      const s = tracker.snapshot();
+      assert.equal(s.run.status, "aborted", what);
+      assert.match(s.run.error, reason, what);
+      assert.equal(s.run.runId, undefined, what);
+      assert.equal(s.run.outcome, undefined, what);
+      assert.equal(s.fatal, null, `${what}: the tracker refused nothing`);
+    }
+  } finally {
+    console.error = error;
+  }
+  // The thread goes on once the agent answers again.
+  agent.fetch = (input, init) => fetch(input, init);
+  script.push((i) => run(i, text("a2", ["Back."])));
+  await agent.runAgent({ tools: TOOLS });
+  assert.equal(tracker.snapshot().run.status, "finished");
+  assert.equal(tracker.snapshot().run.error, undefined);
 });
 
 test("l5_an_event_the_client_rejects_aborts_the_run_with_the_clients_reason", async () => {

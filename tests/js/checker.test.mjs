@@ -389,3 +389,26 @@ test("p1_the_checker_reads_the_python_streams_and_names_what_it_strips", () => {
   assert.match(s.violations[0].message, /content\[0\]\.type "hologram"/);
   assert.match(s.violations[2].message, /field "timestamp" must be a safe integer/);
 });
+
+test("f10_the_json_report_shows_a_calls_metadata_and_leaves_its_encrypted_value_out", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "agui-f10-"));
+  try {
+    const file = path.join(dir, "reasoning.jsonl");
+    const events = [
+      { type: "RUN_STARTED", threadId: "t", runId: "r" },
+      { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search", metadata: { provider: "p" } },
+      { type: "TOOL_CALL_END", toolCallId: "c1" },
+      { type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: "c1", encryptedValue: "secret-sig", encryptedValueType: "t" },
+      { type: "TOOL_CALL_RESULT", messageId: "m1", toolCallId: "c1", content: "ok" },
+      { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+    ];
+    writeFileSync(file, events.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    const { report, stdout } = checkJson([file]);
+    const [call] = report.streams[0].summary.calls;
+    assert.deepEqual(call.metadata, { provider: "p" });
+    assert.equal(report.streams[0].verdict, "clean");
+    assert.doesNotMatch(stdout, /secret-sig/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

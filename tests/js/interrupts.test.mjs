@@ -15,7 +15,6 @@ const QUESTION = {
   id: "i2",
   reason: "input_required",
   responseSchema: { type: "object", required: ["region"], properties: { region: { type: "string" } } },
-  vendor: { kept: true },
 };
 const TRANSFER = { name: "transfer", parameters: { type: "object", properties: { amount: { type: "integer", maximum: 10 } } } };
 
@@ -50,13 +49,37 @@ test("i1_snapshot_lists_open_interrupts_typed_and_in_order", () => {
   assert.equal(s.run.status, "interrupted");
   assert.deepEqual(s.interrupts.map((i) => [i.interrupt.id, i.status]), [["i1", "open"], ["i2", "open"]]);
   assert.deepEqual(s.interrupts[0].interrupt, APPROVAL);
-  // The 1.0 schema keeps what it does not describe; so does the snapshot.
   assert.deepEqual(s.interrupts[1].interrupt, QUESTION);
   assert.deepEqual(s.run.outcome.interrupts, [APPROVAL, QUESTION]);
   assert.ok(Object.isFrozen(s.interrupts[1].interrupt.responseSchema));
   // Unchanged until something about them changes.
   tracker.push(runStarted("r2")); // L3 allows only a new run: it resumes them
   assert.deepEqual(tracker.snapshot().interrupts, []);
+});
+
+test("p2_an_interrupts_undescribed_properties_never_reach_the_snapshot_or_on_event", () => {
+  const handed = [];
+  const tracker = new ToolCallTracker({ onEvent: (e) => handed.push(e) });
+  const odd = { ...QUESTION, vendor: { kept: false }, priority: 1 };
+  tracker.push(runStarted("r1"));
+  tracker.push(interrupted("r1", [APPROVAL, odd]));
+  const s = tracker.snapshot();
+  // Stripped as @ag-ui/client 1.0 strips them, each path named in a warning.
+  assert.deepEqual(s.interrupts[1].interrupt, QUESTION);
+  assert.deepEqual(s.run.outcome.interrupts, [APPROVAL, QUESTION]);
+  assert.deepEqual(
+    s.violations.filter((v) => v.code === "P2").map((v) => [v.severity, v.message]),
+    ["vendor", "priority"].map((key) => ["warning", `event 1: outcome.interrupts[1].${key} is not a property 1.0 describes: removed`]),
+  );
+  assert.equal(s.run.status, "interrupted");
+  assert.deepEqual(handed[1].outcome.interrupts, [APPROVAL, QUESTION]);
+  // An interrupt with nothing to strip is handed over as it came.
+  const plain = [];
+  const quiet = new ToolCallTracker({ onEvent: (e) => plain.push(e) });
+  const finished = interrupted("r1", [APPROVAL]);
+  quiet.push(runStarted("r1"));
+  quiet.push(finished);
+  assert.equal(plain[1], finished);
 });
 
 test("i3_an_approval_is_not_a_pending_call_and_next_run_leaves_it_unanswered", () => {

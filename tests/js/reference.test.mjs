@@ -99,6 +99,23 @@ const CASES = {
   "outcome success with pending ids": [rs, ...callEvents, rf({ outcome: { type: "success", pendingToolCallIds: ["c1"] } })],
   "outcome with a non-string pending id": [rs, rf({ outcome: { type: "success", pendingToolCallIds: [1] } })],
   "outcome null": [rs, rf({ outcome: null })],
+  "an interrupt with an undescribed property": [rs, rf({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "r", vendor: 1 }] } })],
+  "an interrupt with a null message": [rs, rf({ outcome: { type: "interrupt", interrupts: [{ id: "i1", reason: "r", message: null }] } })],
+  "metadata null on an event": [rs, { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f", metadata: null }],
+  "metadata that is a string": [rs, { type: "CUSTOM", name: "n", value: 1, metadata: "x" }],
+  "metadata on tool-call events": [
+    rs,
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "f", metadata: { a: 1 } },
+    { type: "TOOL_CALL_END", toolCallId: "c1", metadata: { a: 2 } },
+  ],
+  "an encrypted value for a call": [rs, ...callEvents, { type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: "c1", encryptedValue: "E" }],
+  "an encrypted value without its value": [rs, ...callEvents, { type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: "c1" }],
+  "an encrypted value of an unknown subtype": [rs, ...callEvents, { type: "REASONING_ENCRYPTED_VALUE", subtype: "hologram", entityId: "c1", encryptedValue: "E" }],
+  "an encrypted value with its 1.1 type": [
+    rs,
+    ...callEvents,
+    { type: "REASONING_ENCRYPTED_VALUE", subtype: "tool-call", entityId: "c1", encryptedValue: "E", encryptedValueType: "t" },
+  ],
   "result null": [rs, rf({ result: null })],
   "timestamp 1712.5": stamped(1712.5),
   "timestamp 2^53": stamped(2 ** 53),
@@ -149,6 +166,22 @@ const CASES = {
  * and what differs (each is in docs/rules.md, rule P2).
  */
 const DIFFERENCES = {
+  // 1.1 (reasoning.mdx): a subtype that is a string the schema does not
+  // name is unrecognised material, stripped with a warning, the event
+  // removed (rule P1); the 1.0 client fails the run on it.
+  "an encrypted value of an unknown subtype": (mine, ref) => {
+    assert.match(ref.error, /subtype/);
+    assert.equal(mine.fatal, null);
+    assert.deepEqual(mine.stripped.map((v) => v.code), ["P1"]);
+    assert.equal(mine.calls[0].encryptedValue, undefined);
+  },
+  // `encryptedValueType` is 1.1's: the tracker keeps it with its value
+  // (rule F10), where the 1.0 client strips it with a warning.
+  "an encrypted value with its 1.1 type": (mine, ref) => {
+    assert.match(ref.warnings.join("\n"), /at '\/encryptedValueType'/);
+    assert.deepEqual(mine.stripped, []);
+    assert.deepEqual([mine.calls[0].encryptedValue, mine.calls[0].encryptedValueType], ["E", "t"]);
+  },
   // The reference strips a property an event does not describe, with a
   // warning; the tracker copies no event property it does not read into a
   // snapshot, and says nothing about it (P2: the property never reaches a
@@ -191,7 +224,11 @@ test("p1_the_reference_and_the_tracker_name_the_same_paths", async () => {
   assert.deepEqual(paths, ["/content/0/cite", "/content/1/source/etag"]);
   const mine = tracked(events).stripped.map((v) => v.message.match(/: (content\S+) is not/)?.[1]);
   assert.deepEqual(mine, ["content[0].cite", "content[1].source.etag"]);
-  assert.equal(Object.keys(DIFFERENCES).length, 1);
+  // An interrupt's, too (rule P2).
+  const interrupt = CASES["an interrupt with an undescribed property"];
+  assert.match((await reference(interrupt)).warnings.join("\n"), /at '\/outcome\/interrupts\/0\/vendor'/);
+  assert.deepEqual(tracked(interrupt).stripped.map((v) => v.message.match(/: (outcome\S+) is not/)?.[1]), ["outcome.interrupts[0].vendor"]);
+  assert.equal(Object.keys(DIFFERENCES).length, 3);
 });
 
 const INPUT = { threadId: "t", runId: "r", messages: [] };

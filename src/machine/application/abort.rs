@@ -11,7 +11,11 @@ impl Tracker {
     /// thread goes on: the next run's input may be declared
     /// ([`Tracker::start_run`], JS `nextRun`) and a new `RUN_STARTED` read;
     /// any other event of the aborted run is refused (L3). With no run
-    /// active and no call open, nothing changes. It cannot fail.
+    /// active and no call open, nothing changes, but for a run input
+    /// declared ([`Tracker::start_run`]) that no `RUN_STARTED` followed:
+    /// its request failed before the run started (an HTTP error, a network
+    /// error, a client that refused the stream), and that run is the one
+    /// aborted, with `reason`; no call changes. It cannot fail.
     ///
     /// ```
     /// use agui_tool_calls::{CallStatus, Options, RunStatus, Tracker};
@@ -27,6 +31,18 @@ impl Tracker {
     pub fn abort_run(&mut self, reason: Option<&str>) {
         let running = self.run.status == RunStatus::Running;
         if !running && self.open.is_empty() {
+            if std::mem::take(&mut self.declared) {
+                // The run shown is the one that never started.
+                let run = &mut self.run;
+                run.status = RunStatus::Aborted;
+                run.run_id = None;
+                run.parent_run_id = None;
+                run.outcome = None;
+                run.result = None;
+                run.error = reason.map(|r| (r.to_owned(), None));
+                self.changes.run = true;
+                self.version += 1;
+            }
             return;
         }
         let mut plan = Plan::new(self.events_seen);

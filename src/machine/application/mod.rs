@@ -45,7 +45,7 @@ mod standing;
 
 pub use decisions::DECLINED_CONTENT;
 pub use interrupts::UncoveredInterrupt;
-pub use next_run::{UnansweredCall, ABANDONED_CONTENT};
+pub use next_run::{UnansweredCall, ABANDONED_CONTENT, CANCELLED_CONTENT};
 
 use crate::events::Opaque;
 use crate::machine::ResultSource;

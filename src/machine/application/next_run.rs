@@ -15,6 +15,12 @@ pub const ABANDONED_CONTENT: &str =
 /// The `error` of that message.
 const ABANDONED_ERROR: &str = "abandoned";
 
+/// The content of the tool message that closes a call a cancelled run left
+/// unanswered (rule L8; `CANCELLED` of the JS `next-run.js`), its `error`
+/// `"cancelled"`.
+pub const CANCELLED_CONTENT: &str =
+    "This tool call was not completed: its run was cancelled before the call was answered.";
+
 /// A call the next run's input leaves unanswered (rule F6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnansweredCall {
@@ -42,7 +48,8 @@ impl Tracker {
     /// history may hold the call half-streamed (an `@ag-ui/client` agent's
     /// does), and a dangling call is one most models reject. It stops being
     /// listed once a run input answers the call, or is declared without
-    /// holding it.
+    /// holding it. A call a cancelled run left unanswered (rule L8) gets
+    /// one too, saying so: [`CANCELLED_CONTENT`], `error: "cancelled"`.
     pub fn tool_messages(&self) -> Vec<ToolMessage> {
         // Loops rather than `collect` over adapters (size). Both sets are
         // in call order: a merge keeps the list in call order too.
@@ -88,11 +95,16 @@ impl Tracker {
             id.truncate(base);
             id += &n.to_string();
         }
+        let (content, error) = if call.cancelled {
+            (CANCELLED_CONTENT, "cancelled")
+        } else {
+            (ABANDONED_CONTENT, ABANDONED_ERROR)
+        };
         ToolMessage {
             id,
             tool_call_id: call.id.clone(),
-            content: crate::events::Opaque::string(ABANDONED_CONTENT),
-            error: Some(ABANDONED_ERROR.to_owned()),
+            content: crate::events::Opaque::string(content),
+            error: Some(error.to_owned()),
         }
     }
 
@@ -206,6 +218,7 @@ impl Tracker {
             .and_then(|()| self.charge(&mut plan))
             .map_err(|v| ApplicationError::Limit(v.message))?;
         self.apply(&mut plan);
+        self.declared |= starts;
         Ok(())
     }
 

@@ -213,7 +213,7 @@ impl WriteJson for StandingApproval {
 }
 
 /// As `Interrupt`'s own `Serialize` writes it: the string fields, then the
-/// objects, then the fields the schema does not describe, as given.
+/// objects (a property the schema does not describe was stripped, rule P2).
 impl WriteJson for Interrupt {
     fn write_json(&self, out: &mut Vec<u8>) {
         let mut o = Object::new(out);
@@ -225,13 +225,6 @@ impl WriteJson for Interrupt {
         o.opt_str("subagentRunId", self.subagent_run_id.as_deref());
         o.opt("responseSchema", self.response_schema.as_ref());
         o.opt("metadata", self.metadata.as_ref());
-        for (key, value) in &self.extra {
-            // The producer's key, escaped.
-            let out = o.next();
-            string(out, key);
-            out.push(b':');
-            value.write_json(out);
-        }
         o.end();
     }
 }
@@ -442,6 +435,9 @@ impl WriteJson for CallRecord<'_> {
         o.opt_true("cancelled", self.cancelled);
         o.opt_str("awaitingInterrupt", self.awaiting_interrupt);
         o.num("reopened", u64::from(self.reopened));
+        o.opt("encryptedValue", self.encrypted_value);
+        o.opt("encryptedValueType", self.encrypted_value_type);
+        o.opt("metadata", self.metadata);
         o.opt_num("closedAt", self.closed_at);
         o.opt("result", self.result.as_ref());
         o.val("results", &self.results);
