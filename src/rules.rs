@@ -45,7 +45,7 @@ pub struct Rule {
 /// Every rule id, in the order of [`RULES`], one string: what a saved
 /// violation's code is read against (`events::saved`), without the table's
 /// text in the wasm module.
-const IDS: &str = "L1 L2 L3 L4 L5 L6 L7 L8 L9 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 C1 C2 C3 C4 C5 C6 C7 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 F1 F2 F3 F4 F5 F6 F7 F8 F9 F11 I1 I2 I3 I4 I5 I6 S1 S2 S3 S4 S5 S6 E1 E2 E3 P1 P2 P3 P4 N1 N2 N3";
+const IDS: &str = "L1 L2 L3 L4 L5 L6 L7 L8 L9 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 C1 C2 C3 C4 C5 C6 C7 A1 A2 A3 A4 A5 A6 A7 A8 A9 A10 F1 F2 F3 F4 F5 F6 F7 F8 F9 F10 F11 I1 I2 I3 I4 I5 I6 S1 S2 S3 S4 S5 S6 E1 E2 E3 P1 P2 P3 P4 N1 N2 N3";
 
 /// The rule id equal to `code`, as the static string violations hold.
 ///
