@@ -1,3 +1,4 @@
+// @ts-check
 // `agui-tool-calls/ag-ui`: a ToolCallTracker subscribed to an @ag-ui/client
 // agent (HttpAgent, or any AbstractAgent). Nothing here imports
 // @ag-ui/client: the agent's own subscriber interface is all it uses.

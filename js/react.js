@@ -1,3 +1,4 @@
+// @ts-check
 // The React binding: hooks over a tracker's snapshots and a component that
 // renders each call with the application's per-tool components.
 //
@@ -101,11 +102,14 @@ export function useStandingApprovals(tracker, options) {
 }
 
 /** One call with its component: re-renders when the call, its interrupt (or the component) changes. */
-const CallView = memo(function CallView({ tracker, call, interrupt, component }) {
-  const interruptId = interrupt?.interrupt.id;
-  const actions = useMemo(() => bindActions(tracker, call.id, interruptId), [tracker, call.id, interruptId]);
-  return createElement(component, { call, interrupt, ...actions });
-});
+const CallView = memo(
+  /** @param {{ tracker: import("./index.js").ToolCallTracker, call: import("./index.js").ToolCallState, interrupt: import("./index.js").InterruptState | undefined, component: any }} props */
+  function CallView({ tracker, call, interrupt, component }) {
+    const interruptId = interrupt?.interrupt.id;
+    const actions = useMemo(() => bindActions(tracker, call.id, interruptId), [tracker, call.id, interruptId]);
+    return createElement(component, { call, interrupt, ...actions });
+  },
+);
 
 /**
  * Renders every call of the tracker, in first-start order: a call to an
