@@ -1,5 +1,7 @@
 import type { Injector, Signal } from "@angular/core";
-import type { ContentPart, Snapshot, ToolOption, ToolCallState, ToolCallTracker } from "./index.js";
+import type { Snapshot, ToolOption, ToolCallState, ToolCallTracker } from "./index.js";
+import type { ToolCallActions } from "./actions.js";
+export type { ToolCallActions };
 
 export interface SignalOptions {
   /**
@@ -63,18 +65,6 @@ export declare function interruptsSignal<Tools extends readonly ToolOption[]>(
   options?: SignalOptions,
 ): Signal<Snapshot<Tools>["interrupts"]>;
 
-/** The tracker's answers bound to one call (and to the interrupt it awaits). */
-export interface ToolCallActions {
-  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
-  approve(options?: { remember?: "tool" }): void;
-  decline(reason?: string): void;
-  answer(content: string | ContentPart[]): void;
-  fail(error: string, content?: string): void;
-  /** Resolves the interrupt with `{ approved: true }`, and the edited arguments as `editedArgs` when given. Throws when no interrupt id was given. */
-  approveWithEdits(editedArgs?: Record<string, unknown>): void;
-  /** Cancels the interrupt: the call is declined. Throws when no interrupt id was given. */
-  reject(): void;
-}
 
 /**
  * `approve`, `decline`, `answer`, `fail`, bound to one call, and

@@ -3,8 +3,6 @@ import type {
   ArgKey,
   ArgsStatus,
   ArgValue,
-  ContentPart,
-  InterruptState,
   PartialValue,
   Snapshot,
   Subagent,
@@ -15,6 +13,8 @@ import type {
   ToolCallTracker,
   ToolName,
 } from "./index.js";
+import type { ToolCallActions, ToolCallProps } from "./actions.js";
+export type { ToolCallActions, ToolCallProps };
 
 export interface StoreOptions {
   /**
@@ -98,21 +98,6 @@ export declare function useStandingApprovals<Tools extends readonly ToolOption[]
   options?: StoreOptions,
 ): Snapshot<Tools>["standingApprovals"];
 
-/** What a render component gets: the call, the interrupt it awaits, and the tracker's answers bound to them. */
-export interface ToolCallProps<Call> {
-  call: Call;
-  /** The open interrupt asking this call's approval (rule I3), if any. */
-  interrupt?: InterruptState;
-  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
-  approve(options?: { remember?: "tool" }): void;
-  decline(reason?: string): void;
-  answer(content: string | ContentPart[]): void;
-  fail(error: string, content?: string): void;
-  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given (validated against the tool's schema). Throws when the call awaits no interrupt. */
-  approveWithEdits(editedArgs?: Record<string, unknown>): void;
-  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
-  reject(): void;
-}
 
 /** The props of the component that renders calls to the tool `Name`. */
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;

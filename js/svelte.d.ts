@@ -1,6 +1,8 @@
 import type { ComponentInternals, Snippet } from "svelte";
 import type { Readable } from "svelte/store";
-import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { ToolCallActions, ToolCallProps } from "./actions.js";
+export type { ToolCallActions, ToolCallProps };
 
 export interface StoreOptions {
   /**
@@ -57,21 +59,6 @@ export declare function interruptsStore<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Readable<Snapshot<Tools>["interrupts"]>;
 
-/** What a snippet gets: the call, the interrupt it awaits, and the tracker's answers bound to them. */
-export interface ToolCallProps<Call> {
-  call: Call;
-  /** The open interrupt asking this call's approval (rule I3), if any. */
-  interrupt?: InterruptState;
-  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
-  approve(options?: { remember?: "tool" }): void;
-  decline(reason?: string): void;
-  answer(content: string | ContentPart[]): void;
-  fail(error: string, content?: string): void;
-  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given. Throws when the call awaits no interrupt. */
-  approveWithEdits(editedArgs?: Record<string, unknown>): void;
-  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
-  reject(): void;
-}
 
 /** What the snippet of the tool `Name` gets. */
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;

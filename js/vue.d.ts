@@ -1,5 +1,7 @@
 import type { Component, MaybeRefOrGetter, ShallowRef, VNodeChild } from "vue";
-import type { ContentPart, InterruptState, Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type { ToolCallActions, ToolCallProps } from "./actions.js";
+export type { ToolCallActions, ToolCallProps };
 
 export interface StoreOptions {
   /**
@@ -58,21 +60,6 @@ export declare function useInterrupts<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Readonly<ShallowRef<Snapshot<Tools>["interrupts"]>>;
 
-/** What a render component's props, or a slot's props, hold: the call, the interrupt it awaits, and the tracker's answers bound to them. */
-export interface ToolCallProps<Call> {
-  call: Call;
-  /** The open interrupt asking this call's approval (rule I3), if any. */
-  interrupt?: InterruptState;
-  /** Approves the call; `{ remember: "tool" }` also approves later calls to its tool whose arguments pass its schema. */
-  approve(options?: { remember?: "tool" }): void;
-  decline(reason?: string): void;
-  answer(content: string | ContentPart[]): void;
-  fail(error: string, content?: string): void;
-  /** Resolves `interrupt` with `{ approved: true }`, and the edited arguments as `editedArgs` when given. Throws when the call awaits no interrupt. */
-  approveWithEdits(editedArgs?: Record<string, unknown>): void;
-  /** Cancels `interrupt`: the call is declined. Throws when the call awaits no interrupt. */
-  reject(): void;
-}
 
 /** The props of what renders calls to the tool `Name` (a component in `render`, or the slot `#Name`). */
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
