@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import vue from "@vitejs/plugin-vue";
 import { launchChromium } from "./support/chromium.mjs";
-import { expected, runBindingApp } from "./support/binding-app.mjs";
+import { bindingTests, runBindingApp } from "./support/binding-app.mjs";
 
 let browser;
 let result;
@@ -21,42 +21,7 @@ after(async () => {
   await browser?.close();
 });
 
-test("a two-turn conversation: one call approved and answered, one declined, then an interrupt approved with edits", () => {
-  const c = result.conversation;
-  assert.equal(c.live, 1, "the composables and <ToolCalls> share one tracker subscription");
-  assert.deepEqual(c.turn1, expected.turn1);
-  assert.equal(c.extra1, "2 to answer; interrupts: ");
-  assert.deepEqual(c.afterApprove, { c1: 1, c2: 0 }, "approve and answer in one click: one render of c1's slot, none of c2's");
-  assert.deepEqual(c.answered, expected.answered);
-  assert.deepEqual(c.roles, ["user", "assistant", "tool", "tool"]);
-  assert.deepEqual(c.turn2, [...expected.answered, expected.turn2Interrupt], "the backend call awaiting approval renders with its render component");
-  assert.equal(c.extra2, "0 to answer; interrupts: i1:open");
-  assert.deepEqual(c.resolved, [...expected.answered, expected.resolvedInterrupt]);
-  assert.equal(c.extra3, "0 to answer; interrupts: i1:resolved");
-  assert.deepEqual(c.resume, expected.resume);
-});
-
-test("the production build prints no warning", () => {
-  assert.deepEqual(warnings, []);
-});
-
-test("s6_vue_arguments_render_as_text_an_img_onerror_argument_is_its_characters", () => {
-  assert.equal(result.conversation.images, 0);
-  assert.equal(result.conversation.pwned, null);
-});
-
-test("unmounting the app drops the tracker subscription", () => {
-  assert.equal(result.conversation.liveAfterUnmount, 0);
-  assert.equal(result.burst.liveAfterUnmount, 0);
-});
-
-test("n1_vue_a_thousand_deltas_in_one_frame_render_once_and_only_their_call", () => {
-  const { pushedBeforeFrame, renders, shown, live } = result.burst;
-  assert.equal(pushedBeforeFrame, true, "the pushes fit in one frame");
-  assert.deepEqual(renders, { all: 1, b: 1, s: 0 }, "one render of the snapshot and of call b, none of call s");
-  assert.equal(shown, '{"text":"'.length + 1000, "the render shows the latest snapshot");
-  assert.equal(live, 1, "three composables, one subscription");
-});
+bindingTests("vue", () => ({ result, warnings }));
 
 test("useToolCall follows a ref id; composables refuse to run outside a scope", () => {
   const { first, second, all, live, liveAfterStop, outside } = result.composables;
