@@ -433,22 +433,14 @@ fn each_text_once(ops: &Ops) {
 mod tests {
     use super::{answer_bytes, result_bytes};
     use crate::events::Opaque;
-    use crate::machine::{ResultSource, ToolResult};
+    use crate::machine::ToolResult;
 
     /// A saved answer is charged what the answer it becomes is charged.
     #[test]
     fn s5_an_answer_is_charged_the_same_from_its_parts() {
         for error in [None, Some("boom".to_owned())] {
             let content = Opaque::from_json(r#"[{"type":"text","text":"x"}]"#).unwrap();
-            let result = ToolResult {
-                message_id: "m1".into(),
-                content: content.clone(),
-                error: error.clone(),
-                owner: None,
-                source: ResultSource::Application,
-                event_index: None,
-                rejected: false,
-            };
+            let result = ToolResult::from_application("m1".into(), content.clone(), error.clone());
             assert_eq!(
                 answer_bytes("m1", &content, error.as_deref()),
                 result_bytes(&result)

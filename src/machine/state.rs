@@ -72,6 +72,24 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// The application's answer (`answer`, `decline`, `fail`, or one a
+    /// saved thread brings back): no event carried it.
+    pub(crate) fn from_application(
+        message_id: String,
+        content: Opaque,
+        error: Option<String>,
+    ) -> Self {
+        ToolResult {
+            message_id,
+            content,
+            error,
+            owner: None,
+            source: ResultSource::Application,
+            event_index: None,
+            rejected: false,
+        }
+    }
+
     /// Whether this result answers its call.
     pub fn answers(&self) -> bool {
         !self.rejected

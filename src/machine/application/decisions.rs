@@ -2,7 +2,7 @@
 
 use super::ApplicationError;
 use crate::events::Opaque;
-use crate::machine::{CallStatus, Consent, ResultSource, ToolResult, Tracker};
+use crate::machine::{CallStatus, Consent, ToolResult, Tracker};
 
 /// The content of a declined call's tool message; a reason is appended.
 pub const DECLINED_CONTENT: &str = "The user declined this tool call.";
@@ -123,15 +123,7 @@ impl Tracker {
                 message_id: message_id.to_owned(),
             });
         }
-        let result = ToolResult {
-            message_id: message_id.to_owned(),
-            content,
-            error,
-            owner: None,
-            source: ResultSource::Application,
-            event_index: None,
-            rejected: false,
-        };
+        let result = ToolResult::from_application(message_id.to_owned(), content, error);
         self.charge_answer(&result)?;
         self.attach_result(Some(i), id.to_owned(), result);
         if declining {

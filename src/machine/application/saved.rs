@@ -9,8 +9,8 @@ use crate::events::payload::{field_error, item_path};
 use crate::events::saved::{self, Saved};
 use crate::machine::budget::{answer_bytes, limit_message};
 use crate::machine::{
-    CallStatus, Consent, Names, OpenInterrupt, ResultSource, RunStatus, StandingApproval,
-    ToolResult, Tracker, Validation,
+    CallStatus, Consent, Names, OpenInterrupt, RunStatus, StandingApproval, ToolResult, Tracker,
+    Validation,
 };
 use crate::violation::Severity;
 use crate::violation_log::{MAX_KEPT_VIOLATIONS, MAX_MESSAGE_BYTES};
@@ -217,15 +217,7 @@ impl Tracker {
             // this call's own answer, the only one attached to it, is).
             let carried = self.calls[i].answered();
             if let (Some((message_id, content, error)), false) = (c.answer, carried) {
-                let result = ToolResult {
-                    message_id,
-                    content,
-                    error,
-                    owner: None,
-                    source: ResultSource::Application,
-                    event_index: None,
-                    rejected: false,
-                };
+                let result = ToolResult::from_application(message_id, content, error);
                 self.attach_result(Some(i), c.id, result);
                 self.undelivered.insert(i);
             }
