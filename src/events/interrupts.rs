@@ -9,8 +9,7 @@ use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::payload::{item_path, missing, must_be, object};
 use super::Opaque;
 use super::Stripped;
-use crate::quote::quoted;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 /// Something a run needs from outside before it can continue (rule I1):
 /// one entry of `RUN_FINISHED.outcome.interrupts`.
@@ -26,24 +25,35 @@ use serde::{Serialize, Serializer};
 /// assert_eq!(open[0].interrupt.id, "i1");
 /// assert_eq!(open[0].interrupt.message.as_deref(), Some("Which region?"));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Its JSON (`Serialize`) is the reference the binding's hand-written
+/// record writer is held to (`wire::records::write`): the string fields,
+/// then the opaque ones, each left out when absent.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Interrupt {
     /// `id`: unique within the run; a resume entry answers it by this id.
     pub id: String,
     /// `reason`: why the run stopped (an open string).
     pub reason: String,
     /// `message`: a human-readable prompt for whoever answers.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `toolCallId`: the call this interrupt approves (rule I3).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
-    /// `responseSchema`: a JSON Schema of the answer (an object), as given.
-    pub response_schema: Option<Opaque>,
     /// `expiresAt`: when the interrupt stops being answerable, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<String>,
-    /// `metadata`: an object, as given.
-    pub metadata: Option<Opaque>,
     /// `subagentRunId`: the subagent that raised it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub subagent_run_id: Option<String>,
+    /// `responseSchema`: a JSON Schema of the answer (an object), as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_schema: Option<Opaque>,
+    /// `metadata`: an object, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Opaque>,
 }
 
 /// The fields an interrupt's schema describes.
@@ -57,56 +67,6 @@ const KNOWN: [&str; 8] = [
     "metadata",
     "subagentRunId",
 ];
-
-/// Written as its JSON text, like [`Opaque`] (a map serializer would link `serde_json`'s float
-/// formatting for keys into the wasm module).
-impl Serialize for Interrupt {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.to_json_text().as_bytes())
-    }
-}
-
-impl Interrupt {
-    /// The interrupt as compact JSON text.
-    pub(crate) fn to_json_text(&self) -> String {
-        // Pushed piece by piece: a `format!` per field costs the wasm
-        // module more than the text it writes.
-        let mut out = String::from(r#"{"id":"#);
-        out.push_str(&quoted(&self.id));
-        out.push_str(r#","reason":"#);
-        out.push_str(&quoted(&self.reason));
-        let strings = [
-            ("message", &self.message),
-            ("toolCallId", &self.tool_call_id),
-            ("expiresAt", &self.expires_at),
-            ("subagentRunId", &self.subagent_run_id),
-        ];
-        for (key, value) in strings {
-            if let Some(value) = value {
-                push_field(&mut out, key, &quoted(value));
-            }
-        }
-        let opaque = [
-            ("responseSchema", &self.response_schema),
-            ("metadata", &self.metadata),
-        ];
-        for (key, value) in opaque {
-            if let Some(value) = value {
-                push_field(&mut out, key, value.get());
-            }
-        }
-        out.push('}');
-        out
-    }
-}
-
-/// `,"key":value`, the key one of ours (no escape needed).
-fn push_field(out: &mut String, key: &str, value: &str) {
-    out.push_str(",\"");
-    out.push_str(key);
-    out.push_str("\":");
-    out.push_str(value);
-}
 
 #[cfg(test)]
 impl ts_rs::TS for Interrupt {
