@@ -7,42 +7,21 @@
 // exercise the code paths of the heavy cases bench/captures.bench.mjs runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { once } from "node:events";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { root, fixturesDir } from "./support/paths.mjs";
-import { check, checkJson, cli } from "./support/checker-cli.mjs";
+import { check, checkJson, checkMeasured, cli, ev, finished, scratch, started } from "./support/checker-cli.mjs";
 
 const good = path.join(root, "examples", "streams", "reopen.jsonl");
-const tmp = mkdtempSync(path.join(tmpdir(), "agui-hostile-"));
-process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
+const { dir: tmp, write } = scratch("agui-hostile-");
 const MB = 1024 * 1024;
 
-const ev = (e) => JSON.stringify(e) + "\n";
-const started = ev({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-const finished = ev({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
-
-function write(name, content) {
-  const file = path.join(tmp, name);
-  writeFileSync(file, content);
-  return file;
-}
-
 /** `check --format json` with its peak RSS reported: { status, report, stderr, peak }. */
-async function checkMeasured(args) {
-  const child = spawn(process.execPath, [cli, "check", "--format", "json", ...args], { env: { ...process.env, AGUI_CHECK_REPORT_RSS: "1", NO_COLOR: "1" } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const [status] = await once(child, "close");
-  const peak = Number(stderr.match(/^rss-peak-bytes: (\d+)$/m)?.[1]);
-  assert.ok(peak > 0, stderr);
-  return { status, report: JSON.parse(stdout), stderr, peak };
+async function checkJsonMeasured(args) {
+  const { stdout, ...rest } = await checkMeasured(["--format", "json", ...args]);
+  return { ...rest, report: JSON.parse(stdout) };
 }
 
 const byFile = (report) => Object.fromEntries(report.streams.map((s) => [path.basename(s.file), s]));
@@ -51,7 +30,7 @@ test("a curl capture of 8 MiB of blank lines is read without an entry per line, 
   // Before: one array entry per line start, 300 MB for these 8 MiB (128 MiB of them killed Node).
   const head = "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\n\r\n";
   const file = write("blank.txt", head + "\n".repeat(8 * MB) + started + ev({ type: "TOOL_CALL_END", toolCallId: "x" }) + finished);
-  const { report, peak } = await checkMeasured([file, good]);
+  const { report, peak } = await checkJsonMeasured([file, good]);
   const s = byFile(report)["blank.txt"];
   assert.deepEqual(s.violations.map((v) => [v.code, v.line]), [["T2", 3 + 8 * MB + 2]]);
   assert.equal(byFile(report)["reopen.jsonl"].verdict, "clean");
@@ -66,7 +45,7 @@ test("a curl --raw capture of a million 1-byte chunks is decoded into one buffer
   const framed = Buffer.alloc(bytes.length * 6);
   for (let k = 0; k < bytes.length; k++) framed.write(`1\r\n${String.fromCharCode(bytes[k])}\r\n`, k * 6, "latin1");
   const file = write("one-byte-chunks.txt", Buffer.concat([Buffer.from(head), framed, Buffer.from("0\r\n\r\n")]));
-  const { report, peak } = await checkMeasured([file, good]);
+  const { report, peak } = await checkJsonMeasured([file, good]);
   const s = byFile(report)["one-byte-chunks.txt"];
   assert.match(s.notes[0], /chunked transfer coding decoded/);
   // The capture's line of the TOOL_CALL_END's first byte: its chunk's data line.

@@ -4,43 +4,16 @@
 // against its schema. Run as users run it: a child process on the package.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { once } from "node:events";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { root, pkgDir, fixturesDir } from "./support/paths.mjs";
-import { check, checkJson, cli } from "./support/checker-cli.mjs";
+import { check, checkJson, checkMeasured, cli, ev, finished, scratch, started } from "./support/checker-cli.mjs";
 
 const streamsDir = path.join(root, "examples", "streams");
 const captures = path.join(streamsDir, "captures");
-const tmp = mkdtempSync(path.join(tmpdir(), "agui-inputs-"));
-process.on("exit", () => rmSync(tmp, { recursive: true, force: true }));
-
-const ev = (e) => JSON.stringify(e) + "\n";
-const started = ev({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-const finished = ev({ type: "RUN_FINISHED", threadId: "t", runId: "r" });
-
-function write(name, content) {
-  const file = path.join(tmp, name);
-  writeFileSync(file, content);
-  return file;
-}
-
-/** Runs the checker with its peak RSS reported; resolves to { status, stdout, peak }. */
-async function checkMeasured(args) {
-  const child = spawn(process.execPath, [cli, "check", ...args], { env: { ...process.env, AGUI_CHECK_REPORT_RSS: "1", NO_COLOR: "1" } });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d) => (stdout += d));
-  child.stderr.on("data", (d) => (stderr += d));
-  const [status] = await once(child, "close");
-  const peak = Number(stderr.match(/^rss-peak-bytes: (\d+)$/m)?.[1]);
-  assert.ok(peak > 0, stderr);
-  return { status, stdout, stderr, peak };
-}
+const { dir: tmp, write } = scratch("agui-inputs-");
 
 const MB = 1024 * 1024;
 
