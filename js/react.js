@@ -6,9 +6,9 @@
 // subscription, made once, whatever the renders), and by default the store
 // publishes at most one new snapshot per animation frame: a stream of a
 // thousand deltas in one frame costs one render, not a thousand.
-import { createElement, Fragment, memo, useMemo, useRef, useSyncExternalStore } from "react";
+import { createElement, Fragment, memo, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { findCall, storeOf } from "./store.js";
-import { bindActions, callsToRender } from "./actions.js";
+import { argFieldReader, argsStatusReader, bindActions, callTree, callsToRender } from "./actions.js";
 
 /**
  * The tracker's current snapshot. Snapshots are immutable and unchanged
@@ -47,22 +47,10 @@ export function usePendingCalls(tracker, options) {
  */
 export function useArgField(tracker, callId, field, options) {
   const store = storeOf(tracker, options);
-  const last = useRef({ index: -1, field: NONE, of: "" }).current;
-  const select = () => {
-    // Another call or field: what was kept belongs to the one before.
-    const of = JSON.stringify([callId, field]);
-    if (last.of !== of) Object.assign(last, { index: -1, field: NONE, of });
-    const call = findCall(store.getSnapshot().calls, callId, last);
-    if (last.field.complete && call?.status !== "abandoned") return last.field;
-    const value = call?.status === "open" ? call.partialArgs?.[field] : call?.args?.[field];
-    const complete = call !== undefined && call.isComplete(field);
-    if (value !== last.field.value || complete !== last.field.complete) last.field = { value, complete };
-    return last.field;
-  };
+  const [read] = useState(argFieldReader);
+  const select = () => read(store.getSnapshot(), callId, field);
   return useSyncExternalStore(store.subscribe, select, select);
 }
-
-const NONE = Object.freeze({ value: undefined, complete: false });
 
 /**
  * Each top-level field of a call's arguments, `"streaming"` or
@@ -71,20 +59,9 @@ const NONE = Object.freeze({ value: undefined, complete: false });
  */
 export function useToolArgsStatus(tracker, callId, options) {
   const store = storeOf(tracker, options);
-  const last = useRef({ index: -1, status: EMPTY_STATUS }).current;
-  const select = () => {
-    const status = findCall(store.getSnapshot().calls, callId, last)?.argsStatus() ?? EMPTY_STATUS;
-    if (!sameStatus(status, last.status)) last.status = status;
-    return last.status;
-  };
+  const [read] = useState(argsStatusReader);
+  const select = () => read(store.getSnapshot(), callId);
   return useSyncExternalStore(store.subscribe, select, select);
-}
-
-const EMPTY_STATUS = Object.freeze({});
-
-function sameStatus(a, b) {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
 /** The thread's open interrupts (`snapshot.interrupts`): re-renders only when they change. */
@@ -131,50 +108,14 @@ export function ToolCalls({ tracker, render, fallback, coalesce, nested = true, 
   const entries = callsToRender(snapshot, render, fallback);
   const view = ({ call, interrupt, renderer }) => createElement(CallView, { key: call.id, tracker, call, interrupt, component: renderer });
   if (!nested || snapshot.subagents.length === 0) return createElement(Fragment, null, entries.map(view));
-  const byId = new Map(entries.map((entry) => [entry.call.id, entry]));
-  return createElement(Fragment, null, tree(snapshot, (call) => (byId.has(call.id) ? view(byId.get(call.id)) : null), subagent));
+  const node = (n) =>
+    n.kind === "call"
+      ? createElement(Fragment, { key: n.key }, n.entry ? view(n.entry) : null, n.subagents.map(node))
+      : createElement(subagent, { key: n.key, subagent: n.subagent, children: n.children.map(node) });
+  return createElement(Fragment, null, callTree(snapshot, entries).map(node));
 }
 
 /** The default group of a subagent's calls. */
 function SubagentGroup({ subagent, children }) {
   return createElement("div", { role: "group", "aria-label": subagent.name, "data-subagent-run-id": subagent.subagentRunId, "data-status": subagent.status }, children);
-}
-
-/**
- * The calls as a tree (see `ToolCalls`): each call, then its subagents;
- * each node visited once, so a cycle ends; what no walk reached, at the end.
- */
-function tree(snapshot, view, group) {
-  const announced = new Map(snapshot.subagents.map((s) => [s.subagentRunId, s]));
-  const byCall = new Map();
-  const bySubagent = new Map();
-  const add = (map, key, s) => (map.get(key) ?? map.set(key, []).get(key)).push(s);
-  const calls = new Map(snapshot.calls.map((c) => [c.id, c]));
-  const unplaced = [];
-  for (const s of snapshot.subagents) {
-    if (s.parentToolCallId !== undefined && calls.has(s.parentToolCallId)) add(byCall, s.parentToolCallId, s);
-    else if (s.parentSubagentRunId !== undefined && announced.has(s.parentSubagentRunId)) add(bySubagent, s.parentSubagentRunId, s);
-    else unplaced.push(s);
-  }
-  const seen = new Set();
-  const subagents = (list) => (list ?? []).filter((s) => !seen.has(s)).map(groupOf);
-  const callNode = (call) => {
-    seen.add(call);
-    return createElement(Fragment, { key: call.id }, view(call), subagents(byCall.get(call.id)));
-  };
-  function groupOf(s) {
-    seen.add(s);
-    const own = s.callIds.map((id) => calls.get(id)).filter((c) => c !== undefined && !seen.has(c));
-    const children = [...own.map(callNode), ...subagents(bySubagent.get(s.subagentRunId))];
-    return createElement(group, { key: `subagent:${s.subagentRunId}`, subagent: s }, children);
-  }
-  // Top: calls of the parent agent or of no announced subagent, then subagents with no parent to go under.
-  const top = [];
-  for (const call of snapshot.calls) {
-    if (!seen.has(call) && (call.subagentRunId === undefined || !announced.has(call.subagentRunId))) top.push(callNode(call));
-  }
-  for (const s of unplaced) top.push(groupOf(s));
-  for (const call of snapshot.calls) if (!seen.has(call)) top.push(callNode(call));
-  for (const s of snapshot.subagents) if (!seen.has(s)) top.push(groupOf(s));
-  return top;
 }
