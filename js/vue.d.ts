@@ -1,5 +1,18 @@
 import type { Component, MaybeRefOrGetter, ShallowRef, VNodeChild } from "vue";
-import type { Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type {
+  ArgKey,
+  ArgsStatus,
+  ArgValue,
+  PartialValue,
+  Snapshot,
+  Subagent,
+  ToolArgs,
+  ToolOption,
+  ToolCallFor,
+  ToolCallState,
+  ToolCallTracker,
+  ToolName,
+} from "./index.js";
 import type { ToolCallActions, ToolCallProps } from "./actions.js";
 export type { ToolCallActions, ToolCallProps };
 
@@ -60,6 +73,53 @@ export declare function useInterrupts<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Readonly<ShallowRef<Snapshot<Tools>["interrupts"]>>;
 
+/** One field of a call's arguments: its value so far, and whether it is complete (it never changes again). */
+export interface ArgField<T> {
+  readonly value: PartialValue<T> | undefined;
+  readonly complete: boolean;
+}
+
+/**
+ * One top-level field of the call `callId`'s arguments (each a string, a
+ * ref or a getter), typed by the tools' schemas; triggers only when that
+ * field's value or completeness changes (a complete field stays quiet while
+ * other fields stream).
+ *
+ * @example
+ * const url = useArgField(tracker, () => props.id, "url");
+ * watchEffect(() => url.value.complete && prefetch(url.value.value));
+ */
+export declare function useArgField<Tools extends readonly ToolOption[], K extends ArgKey<ToolArgs<Tools>>>(
+  tracker: ToolCallTracker<Tools>,
+  callId: MaybeRefOrGetter<string>,
+  field: MaybeRefOrGetter<K>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<ArgField<ArgValue<ToolArgs<Tools>, K>>>>;
+
+/**
+ * Each top-level field of the call `callId`'s arguments, `"streaming"` or
+ * `"complete"`; triggers only when a field appears or completes.
+ *
+ * @example
+ * const status = useToolArgsStatus(tracker, "c1"); // status.value.url === "complete"
+ */
+export declare function useToolArgsStatus<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  callId: MaybeRefOrGetter<string>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<ArgsStatus<ToolArgs<Tools>>>>;
+
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`); triggers only when they change.
+ *
+ * @example
+ * const standing = useStandingApprovals(tracker);
+ * // <button v-for="s in standing" @click="tracker.revokeApproval(s.tool)">Ask again for {{ s.tool }}</button>
+ */
+export declare function useStandingApprovals<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readonly<ShallowRef<Snapshot<Tools>["standingApprovals"]>>;
 
 /** The props of what renders calls to the tool `Name` (a component in `render`, or the slot `#Name`). */
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
@@ -71,6 +131,14 @@ export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends Sto
   render?: { readonly [Name in ToolName<Tools>]?: Component<ToolCallRenderProps<Tools, Name>> };
   /** The component of every other call; absent: the `#fallback` slot, or nothing. */
   fallback?: Component<ToolCallProps<ToolCallState<Tools>>>;
+  /**
+   * `true` (the default): a subagent's calls render right after the call
+   * that started it, inside `subagent`; `false`: every call in one flat
+   * list, in first-start order.
+   */
+  nested?: boolean;
+  /** The group around one subagent's calls, given `subagent` and the calls in its default slot (default: a `<div role="group">` labelled with its name). */
+  subagent?: Component<{ subagent: Subagent }>;
 }
 
 /** `<ToolCalls>`'s slots: one per tool name, and `#fallback`. */

@@ -9,9 +9,9 @@
 // per animation frame by default). A shallow ref is only set to a new
 // object, and unchanged calls keep their identical objects, so a ref of one
 // call triggers only when that call changes.
-import { defineComponent, getCurrentScope, h, onScopeDispose, shallowRef, toValue, watch } from "vue";
+import { Fragment, defineComponent, getCurrentScope, h, onScopeDispose, shallowRef, toValue, watch } from "vue";
 import { findCall, storeOf } from "./store.js";
-import { bindActions, callsToRender } from "./actions.js";
+import { argFieldReader, argsStatusReader, bindActions, callTree, callsToRender } from "./actions.js";
 
 /**
  * A shallow ref of `select(snapshot)`, set on each publication of the
@@ -85,6 +85,66 @@ export function useInterrupts(tracker, options) {
 }
 
 /**
+ * One top-level field of a call's arguments, `{ value, complete }`
+ * (`call.isComplete(field)`), as a shallow ref triggered only when the
+ * field's value or completeness changes: a component reading a complete
+ * field does not render again while other fields stream. The call id and
+ * the field may be refs or getters.
+ *
+ * @example
+ * const url = useArgField(tracker, () => props.id, "url");
+ * watchEffect(() => url.value.complete && prefetch(url.value.value));
+ */
+export function useArgField(tracker, callId, field, options) {
+  const read = argFieldReader();
+  const { ref, update } = selected("useArgField", tracker, (s) => read(s, toValue(callId), toValue(field)), options);
+  if (typeof callId !== "string" || typeof field !== "string") watch([() => toValue(callId), () => toValue(field)], update);
+  return ref;
+}
+
+/**
+ * Each top-level field of a call's arguments, `"streaming"` or
+ * `"complete"` (`call.argsStatus()`, `{}` until the call starts), as a
+ * shallow ref triggered only when a field appears or completes.
+ *
+ * @example
+ * const status = useToolArgsStatus(tracker, "c1"); // status.value.url === "complete"
+ */
+export function useToolArgsStatus(tracker, callId, options) {
+  const read = argsStatusReader();
+  const { ref, update } = selected("useToolArgsStatus", tracker, (s) => read(s, toValue(callId)), options);
+  if (typeof callId !== "string") watch(() => toValue(callId), update);
+  return ref;
+}
+
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`, given by
+ * `approve({ remember: "tool" })`), as a shallow ref triggered only when
+ * they change.
+ *
+ * @example
+ * const standing = useStandingApprovals(tracker);
+ * // <button v-for="s in standing" @click="tracker.revokeApproval(s.tool)">Ask again for {{ s.tool }}</button>
+ */
+export function useStandingApprovals(tracker, options) {
+  return selected("useStandingApprovals", tracker, (s) => s.standingApprovals, options).ref;
+}
+
+/** The default group of a subagent's calls: a `role="group"` element labelled with its name. */
+const SubagentGroup = defineComponent({
+  name: "AguiSubagentGroup",
+  props: ["subagent"],
+  setup(props, { slots }) {
+    return () =>
+      h(
+        "div",
+        { role: "group", "aria-label": props.subagent.name, "data-subagent-run-id": props.subagent.subagentRunId, "data-status": props.subagent.status },
+        slots.default?.(),
+      );
+  },
+});
+
+/**
  * One call with its renderer (a component, or a slot function): rendered
  * again only when its props change (the call, its interrupt, the
  * renderer); the actions stay the same functions while the call and its
@@ -116,6 +176,13 @@ const CallView = defineComponent({
  * the actions bound to them (`approve`, `decline`, `answer`, `fail`,
  * `approveWithEdits`, `reject`) and renders again only when they change.
  *
+ * Nested (the default; `:nested="false"` renders one flat list): right
+ * after a call come the subagents it started (`parentToolCallId`), each as
+ * the `subagent` component (a `role="group"` element by default, given
+ * `subagent` and its calls in the default slot) holding that subagent's
+ * calls, nested the same way. Every call is shown, pending ones of nested
+ * subagents included.
+ *
  * @example
  * <ToolCalls :tracker="tracker">
  *   <template #confirm_deploy="{ call, approve, decline }">...</template>
@@ -129,6 +196,8 @@ export const ToolCalls = defineComponent({
     render: { type: Object, default: undefined },
     fallback: { type: [Object, Function], default: undefined },
     coalesce: { type: Boolean, default: true },
+    nested: { type: Boolean, default: true },
+    subagent: { type: [Object, Function], default: undefined },
   },
   setup(props, { slots }) {
     // Subscribed for the current tracker (and mode): a new one, and the old subscription goes.
@@ -149,9 +218,15 @@ export const ToolCalls = defineComponent({
       for (const name of Object.keys(slots)) if (name !== "fallback") renderers[name] = { slot: slots[name] };
       for (const name of Object.keys(props.render ?? {})) renderers[name] = { component: props.render?.[name] };
       const fallback = props.fallback ? { component: props.fallback } : slots.fallback ? { slot: slots.fallback } : undefined;
-      return callsToRender(snapshot.value, renderers, fallback).map(({ call, interrupt, renderer }) =>
-        h(CallView, { key: call.id, tracker: props.tracker, call, interrupt, ...renderer }),
-      );
+      const entries = callsToRender(snapshot.value, renderers, fallback);
+      const view = ({ call, interrupt, renderer }) => h(CallView, { key: call.id, tracker: props.tracker, call, interrupt, ...renderer });
+      if (!props.nested || snapshot.value.subagents.length === 0) return entries.map(view);
+      const group = /** @type {import("vue").Component} */ (props.subagent ?? SubagentGroup);
+      const node = (n) =>
+        n.kind === "call"
+          ? h(Fragment, { key: n.key }, [n.entry ? view(n.entry) : null, ...n.subagents.map(node)])
+          : h(group, { key: n.key, subagent: n.subagent }, { default: () => n.children.map(node) });
+      return callTree(snapshot.value, entries).map(node);
     };
   },
 });
