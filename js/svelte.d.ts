@@ -1,6 +1,19 @@
 import type { ComponentInternals, Snippet } from "svelte";
 import type { Readable } from "svelte/store";
-import type { Snapshot, ToolOption, ToolCallFor, ToolCallState, ToolCallTracker, ToolName } from "./index.js";
+import type {
+  ArgKey,
+  ArgsStatus,
+  ArgValue,
+  PartialValue,
+  Snapshot,
+  Subagent,
+  ToolArgs,
+  ToolOption,
+  ToolCallFor,
+  ToolCallState,
+  ToolCallTracker,
+  ToolName,
+} from "./index.js";
 import type { ToolCallActions, ToolCallProps } from "./actions.js";
 export type { ToolCallActions, ToolCallProps };
 
@@ -59,6 +72,50 @@ export declare function interruptsStore<Tools extends readonly ToolOption[]>(
   options?: StoreOptions,
 ): Readable<Snapshot<Tools>["interrupts"]>;
 
+/** One field of a call's arguments: its value so far, and whether it is complete (it never changes again). */
+export interface ArgField<T> {
+  readonly value: PartialValue<T> | undefined;
+  readonly complete: boolean;
+}
+
+/**
+ * One top-level field of the call `callId`'s arguments, typed by the
+ * tools' schemas; tells its subscribers only when that field's value or
+ * completeness changes (a complete field is quiet while others stream).
+ *
+ * @example
+ * const url = argFieldStore(tracker, "c1", "url"); // {#if $url.complete}<a href={$url.value}>{$url.value}</a>{/if}
+ */
+export declare function argFieldStore<Tools extends readonly ToolOption[], K extends ArgKey<ToolArgs<Tools>>>(
+  tracker: ToolCallTracker<Tools>,
+  callId: string,
+  field: K,
+  options?: StoreOptions,
+): Readable<ArgField<ArgValue<ToolArgs<Tools>, K>>>;
+
+/**
+ * Each top-level field of the call `callId`'s arguments, `"streaming"` or
+ * `"complete"`; tells its subscribers only when a field appears or completes.
+ *
+ * @example
+ * const status = toolArgsStatusStore(tracker, "c1"); // {$status.url ?? "not yet"}
+ */
+export declare function toolArgsStatusStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  callId: string,
+  options?: StoreOptions,
+): Readable<ArgsStatus<ToolArgs<Tools>>>;
+
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`); tells its subscribers only when they change.
+ *
+ * @example
+ * const standing = standingApprovalsStore(tracker); // {#each $standing as s}<button onclick={() => tracker.revokeApproval(s.tool)}>Ask again for {s.tool}</button>{/each}
+ */
+export declare function standingApprovalsStore<Tools extends readonly ToolOption[]>(
+  tracker: ToolCallTracker<Tools>,
+  options?: StoreOptions,
+): Readable<Snapshot<Tools>["standingApprovals"]>;
 
 /** What the snippet of the tool `Name` gets. */
 export type ToolCallRenderProps<Tools extends readonly ToolOption[], Name extends ToolName<Tools>> = ToolCallProps<ToolCallFor<Tools, Name>>;
@@ -69,6 +126,14 @@ export interface ToolCallsProps<Tools extends readonly ToolOption[]> extends Sto
   render?: { readonly [Name in ToolName<Tools>]?: Snippet<[ToolCallRenderProps<Tools, Name>]> };
   /** The snippet of every other call; absent: those calls render nothing. */
   fallback?: Snippet<[ToolCallProps<ToolCallState<Tools>>]>;
+  /**
+   * `true` (the default): a subagent's calls render right after the call
+   * that started it, inside `subagent`; `false`: every call in one flat
+   * list, in first-start order.
+   */
+  nested?: boolean;
+  /** The group around one subagent's calls, given the subagent and its calls as a snippet (default: a `<div role="group">` labelled with its name). */
+  subagent?: Snippet<[{ subagent: Subagent; children: Snippet }]>;
 }
 
 /**

@@ -14,6 +14,7 @@
 // value is a new object, and unchanged calls keep theirs, so the store of
 // one call is quiet while other calls stream.
 import { findCall, storeOf } from "./store.js";
+import { argFieldReader, argsStatusReader } from "./actions.js";
 
 // @ts-expect-error -- a Svelte component, for the application's Svelte compiler; svelte.d.ts declares it
 export { default as ToolCalls } from "./svelte-tool-calls.svelte";
@@ -81,4 +82,42 @@ export function pendingCallsStore(tracker, options) {
  */
 export function interruptsStore(tracker, options) {
   return readable(tracker, (s) => s.interrupts, options);
+}
+
+/**
+ * One top-level field of a call's arguments, `{ value, complete }`
+ * (`call.isComplete(field)`): tells its subscribers only when the field's
+ * value or completeness changes, so markup reading a complete field is
+ * quiet while other fields stream.
+ *
+ * @example
+ * const url = argFieldStore(tracker, "c1", "url"); // {#if $url.complete}<a href={$url.value}>{$url.value}</a>{/if}
+ */
+export function argFieldStore(tracker, callId, field, options) {
+  const read = argFieldReader();
+  return readable(tracker, (s) => read(s, callId, field), options);
+}
+
+/**
+ * Each top-level field of a call's arguments, `"streaming"` or
+ * `"complete"` (`call.argsStatus()`, `{}` until the call starts): tells
+ * its subscribers only when a field appears or completes.
+ *
+ * @example
+ * const status = toolArgsStatusStore(tracker, "c1"); // {$status.url ?? "not yet"}
+ */
+export function toolArgsStatusStore(tracker, callId, options) {
+  const read = argsStatusReader();
+  return readable(tracker, (s) => read(s, callId), options);
+}
+
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`, given by
+ * `approve({ remember: "tool" })`).
+ *
+ * @example
+ * const standing = standingApprovalsStore(tracker); // {#each $standing as s}<button onclick={() => tracker.revokeApproval(s.tool)}>Ask again for {s.tool}</button>{/each}
+ */
+export function standingApprovalsStore(tracker, options) {
+  return readable(tracker, (s) => s.standingApprovals, options);
 }
