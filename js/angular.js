@@ -12,6 +12,7 @@
 // reading it is checked again only then.
 import { DestroyRef, assertInInjectionContext, computed, inject, signal } from "@angular/core";
 import { findCall, storeOf } from "./store.js";
+import { argFieldReader, argsStatusReader, callTree } from "./actions.js";
 
 export { bindActions as toolCallActions } from "./actions.js";
 
@@ -80,4 +81,73 @@ export function pendingCallsSignal(tracker, options) {
 export function interruptsSignal(tracker, options) {
   const snapshot = snapshotSignal(interruptsSignal, tracker, options);
   return computed(() => snapshot().interrupts);
+}
+
+/** A string, or a signal's current value. */
+const valueOf = (v) => (typeof v === "function" ? v() : v);
+
+/**
+ * One top-level field of a call's arguments, `{ value, complete }`
+ * (`call.isComplete(field)`), as a signal notifying only when the field's
+ * value or completeness changes: a template reading a complete field is
+ * not checked again while other fields stream. The id and the field may
+ * be signals (an `input()`).
+ *
+ * @example
+ * readonly url = argFieldSignal(tracker, "c1", "url"); // @if (url().complete) { <a [href]="url().value">link</a> }
+ */
+export function argFieldSignal(tracker, callId, field, options) {
+  const snapshot = snapshotSignal(argFieldSignal, tracker, options);
+  const read = argFieldReader();
+  return computed(() => read(snapshot(), valueOf(callId), valueOf(field)));
+}
+
+/**
+ * Each top-level field of a call's arguments, `"streaming"` or
+ * `"complete"` (`call.argsStatus()`, `{}` until the call starts), as a
+ * signal notifying only when a field appears or completes.
+ *
+ * @example
+ * readonly status = toolArgsStatusSignal(tracker, "c1"); // {{ status().url ?? "not yet" }}
+ */
+export function toolArgsStatusSignal(tracker, callId, options) {
+  const snapshot = snapshotSignal(toolArgsStatusSignal, tracker, options);
+  const read = argsStatusReader();
+  return computed(() => read(snapshot(), valueOf(callId)));
+}
+
+/**
+ * The user's standing approvals (`snapshot.standingApprovals`, given by
+ * `approve({ remember: "tool" })`), as a signal notifying only when they
+ * change.
+ *
+ * @example
+ * readonly standing = standingApprovalsSignal(tracker);
+ * // @for (s of standing(); track s.tool) { <button (click)="tracker.revokeApproval(s.tool)">Ask again for {{ s.tool }}</button> }
+ */
+export function standingApprovalsSignal(tracker, options) {
+  const snapshot = snapshotSignal(standingApprovalsSignal, tracker, options);
+  return computed(() => snapshot().standingApprovals);
+}
+
+/**
+ * The calls as a tree, for a nested rendering: each call (`kind: "call"`,
+ * with `entry.interrupt`, the interrupt it awaits), then the subagents it
+ * started (`kind: "subagent"`), each holding its own calls, nested the
+ * same way; at the top, the parent agent's calls. Every call is in it,
+ * pending ones of nested subagents included. Track nodes by `key`; a
+ * call's object is the same while it is unchanged, so an OnPush card
+ * given `node.call` is checked only when its call changes.
+ *
+ * @example
+ * readonly tree = toolCallTreeSignal(tracker);
+ * // @for (node of tree(); track node.key) { @if (node.kind === "call") { <call-card [call]="node.call" /> } @else { <subagent-group [node]="node" /> } }
+ */
+export function toolCallTreeSignal(tracker, options) {
+  const snapshot = snapshotSignal(toolCallTreeSignal, tracker, options);
+  return computed(() => {
+    const s = snapshot();
+    const interrupts = new Map(s.interrupts.map((i) => [i.interrupt.id, i]));
+    return callTree(s, s.calls.map((call) => ({ call, interrupt: call.awaitingInterrupt === undefined ? undefined : interrupts.get(call.awaitingInterrupt) })));
+  });
 }

@@ -39,6 +39,8 @@ bindingTests("angular", () => ({ result, warnings }), {
     assert.ok(c1 >= 1 && c1 <= 2, `c1's card checked ${c1} times`);
     assert.equal(c2, 0, "approve and answer c1: c2's card is not checked at all");
   },
+  // No component of the binding renders the calls: a template walks toolCallTreeSignal, or the flat list.
+  flatOptOut: false,
 });
 
 test("signals made with an injector end with it; outside an injection context they are refused", () => {
