@@ -21,11 +21,15 @@
 // (`adoptedStyleSheets`), which a strict CSP allows without
 // 'unsafe-inline'; restyle through the `part`s and `--agui-*` properties.
 //
-// The buttons act on nothing: they dispatch `agui-approve`, `agui-decline`
-// and `agui-answer` (bubbling, composed, `detail.callId`), and, for the
-// open interrupts, `agui-interrupt-approve` and `agui-interrupt-reject`
-// (`detail.interruptId`); the application answers the tracker.
+// The buttons act on nothing: they dispatch `agui-approve` (with
+// `detail.remember: "tool"` from Always allow), `agui-decline` and
+// `agui-answer` (bubbling, composed, `detail.callId`), for the open
+// interrupts `agui-interrupt-approve` and `agui-interrupt-reject`
+// (`detail.interruptId`), and for a standing approval
+// `agui-revoke-approval` (`detail.tool`); the application answers the
+// tracker.
 import { findCall, storeOf } from "./store.js";
+import { argFieldReader, callTree } from "./actions.js";
 
 // Importable where there is no DOM (a server rendering the rest of a page):
 // the classes exist, nothing is defined.
@@ -35,6 +39,10 @@ const Base = /** @type {typeof HTMLElement} */ (globalThis.HTMLElement ?? class 
 const css = `
 :host { display: block; color: var(--agui-ink, #1d2230); font: var(--agui-font, 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif); }
 :host([hidden]) { display: none; }
+:host(agui-tool-arg) { display: inline; }
+[part~="subagent"] { display: flex; flex-direction: column; gap: var(--agui-gap, 12px); margin-left: var(--agui-indent, 18px); padding-left: 10px; border-left: 2px solid var(--agui-line, #e2e5ec); }
+[part~="standing"]:not(:empty) { margin-top: var(--agui-gap, 12px); display: flex; flex-direction: column; gap: 6px; }
+[part~="standing-approval"] { display: flex; align-items: center; justify-content: space-between; gap: 8px; font-size: 13px; }
 .list { display: flex; flex-direction: column; gap: var(--agui-gap, 12px); }
 [part~="card"] { background: var(--agui-panel, #fff); border: 1px solid var(--agui-line, #e2e5ec); border-left: 4px solid var(--agui-accent, #3b5bdb); border-radius: var(--agui-radius, 10px); padding: 10px 14px 12px; box-shadow: 0 1px 3px rgb(20 30 60 / 6%); }
 [data-state="awaitingConsent"], [data-state="awaitingAnswer"], [data-state="awaitingInterrupt"], [data-state="open"] { border-left-color: var(--agui-warn, #c77700); }
@@ -69,6 +77,8 @@ dd { margin: 0; font-weight: 600; }
 button { font: inherit; font-weight: 600; border: 0; border-radius: 8px; padding: 7px 16px; cursor: pointer; color: #fff; background: var(--agui-accent, #3b5bdb); }
 button:focus-visible, input:focus-visible { outline: 2px solid var(--agui-focus, #5c7cfa); outline-offset: 2px; }
 [part~="approve"] { background: var(--agui-ok, #2b8a3e); }
+[part~="always"] { background: var(--agui-panel, #fff); color: var(--agui-ok, #2b8a3e); box-shadow: inset 0 0 0 1px var(--agui-ok, #2b8a3e); }
+[part~="revoke"] { padding: 4px 10px; background: var(--agui-panel, #fff); color: var(--agui-accent, #3b5bdb); box-shadow: inset 0 0 0 1px var(--agui-accent, #3b5bdb); }
 [part~="decline"], [part~="reject"] { background: var(--agui-panel, #fff); color: var(--agui-bad, #c92a2a); box-shadow: inset 0 0 0 1px var(--agui-bad, #c92a2a); }
 `;
 
@@ -157,19 +167,30 @@ function interruptDetail(state, call) {
  * Every part of a card, which <agui-tool-calls> exports from its items;
  * the card also has its state as a part (`::part(card awaitingConsent)`).
  */
-const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, decline, answer, answer-input, prompt, reject, ${Object.keys(badges).join(", ")}`;
+const parts = `card, header, tool, badge, args, facts, fact, error, result, actions, button, approve, always, decline, answer, answer-input, prompt, reject, ${Object.keys(badges).join(", ")}`;
 
 /** "the deploy call c1": how labels name a call for a screen reader. */
 const named = (call) => `${call.name} call ${call.id}`;
 
-/** Approve and Decline: real buttons, each labelled with the tool and call. */
+/**
+ * Approve, Always allow and Decline: real buttons, each labelled with the
+ * tool and call. Always allow is `agui-approve` with `detail.remember:
+ * "tool"`, what `tracker.approve(id, { remember })` takes: a listener that
+ * ignores it still approves this call.
+ */
 function consentActions(call, host) {
-  const button = (action, text) => {
-    const b = h("button", { type: "button", part: `button ${action}`, "aria-label": `${text} ${named(call)}` }, text);
-    b.addEventListener("click", () => dispatch(host, action, call));
+  const button = (action, text, part = action, extra = undefined) => {
+    const b = h("button", { type: "button", part: `button ${part}`, "aria-label": `${text} ${named(call)}` }, text);
+    b.addEventListener("click", () => dispatch(host, action, call, extra));
     return b;
   };
-  return h("div", { part: "actions" }, button("approve", "Approve"), button("decline", "Decline"));
+  return h(
+    "div",
+    { part: "actions" },
+    button("approve", "Approve"),
+    button("approve", "Always allow", "always", { remember: "tool" }),
+    button("decline", "Decline"),
+  );
 }
 
 /** A text answer for an approved call: `agui-answer` with `detail.content`. */
@@ -247,7 +268,14 @@ function card(call, host, interrupt) {
     { part: `card ${state}`, "data-state": state, "aria-label": `Tool call ${named(call)}`, tabindex: "-1" },
     h("header", { part: "header" }, h("span", { part: "tool" }, call.name), h("span", { part: "badge" }, badges[state])),
     h("pre", { part: "args", "aria-label": `Arguments of ${named(call)}`, "aria-busy": state === "streaming" ? "true" : null }, argumentsText(call)),
-    h("dl", { part: "facts" }, fact("validation", call.validation), fact("consent", call.consent)),
+    h(
+      "dl",
+      { part: "facts" },
+      fact("validation", call.validation),
+      fact("consent", call.consent),
+      // Approved by a standing approval: the call the user gave it on.
+      call.consentFrom !== undefined && fact("always allowed on", call.consentFrom),
+    ),
     call.argsError && h("div", { part: "error", role: "alert" }, `${call.argsError.kind} error: ${call.argsError.message}`),
     call.result && resultOf(call.result),
     renderers[state](call, host, interrupt),
@@ -390,8 +418,15 @@ export class AguiToolCallElement extends Subscribed {
  * `<agui-tool-calls>`: every call of `el.tracker`, in first-start order,
  * each an `<agui-tool-call>` in its shadow root, then the thread's
  * interrupts that ask no call's approval (an interrupt asking a call's
- * approval shows on that call's card). Events from the cards reach the
+ * approval shows on that call's card), then the standing approvals, each
+ * with Ask again (`agui-revoke-approval`). Events from the cards reach the
  * page through it.
+ *
+ * Nested (the default; the `flat` attribute lists every call in one
+ * list): right after a call come the subagents it started
+ * (`parentToolCallId`), each a `role="group"` element (`part="subagent"`)
+ * labelled with its name, holding that subagent's calls, nested the same
+ * way. Every call is shown, pending ones of nested subagents included.
  *
  * @example
  * const list = document.createElement("agui-tool-calls");
@@ -400,10 +435,17 @@ export class AguiToolCallElement extends Subscribed {
  * document.body.append(list);
  */
 export class AguiToolCallsElement extends Subscribed {
+  static observedAttributes = ["flat"];
   #list;
   #interrupts;
-  #calls = null;
+  #standing;
+  /** What the calls were last laid out from: redrawn only when a call or subagent comes or changes. */
+  #laidOut = { calls: -1, subagents: null, flat: false };
   #shownInterrupts = null;
+  #shownStanding = null;
+  /** The element of each call and of each subagent's group, kept across draws. */
+  #items = new Map();
+  #groups = new Map();
 
   constructor() {
     super();
@@ -411,13 +453,28 @@ export class AguiToolCallsElement extends Subscribed {
     adoptStyles(root);
     this.#list = h("div", { part: "list", class: "list", role: "list" });
     this.#interrupts = h("div", { part: "interrupts", class: "interrupts", role: "list" });
-    root.append(this.#list, this.#interrupts);
+    this.#standing = h("div", { part: "standing", role: "list", "aria-label": "Always allowed" });
+    root.append(this.#list, this.#interrupts, this.#standing);
     upgradeProperty(this, "tracker");
+    upgradeProperty(this, "flat");
+  }
+
+  /** Every call in one list, no subagent groups (the `flat` attribute). */
+  get flat() {
+    return this.hasAttribute("flat");
+  }
+  set flat(flat) {
+    this.toggleAttribute("flat", Boolean(flat));
+  }
+
+  attributeChangedCallback() {
+    this.resubscribe();
   }
 
   draw(snapshot) {
     this.#drawCalls(snapshot);
     this.#drawInterrupts(snapshot);
+    this.#drawStanding(snapshot);
   }
 
   /** The interrupts that ask no call's approval, redrawn when the interrupts change. */
@@ -436,39 +493,164 @@ export class AguiToolCallsElement extends Subscribed {
     if (hadFocus) (this.#interrupts.querySelector("button") ?? cards[0])?.focus();
   }
 
-  /** Adds an element for each new call, in order; calls only ever join the end. */
+  /** The standing approvals, each with Ask again, redrawn when they change. */
+  #drawStanding(snapshot) {
+    const standing = snapshot?.standingApprovals ?? [];
+    if (standing === this.#shownStanding) return;
+    this.#shownStanding = standing;
+    const rows = standing.map(({ tool, toolCallId }) => {
+      const revoke = h("button", { type: "button", part: "button revoke", "aria-label": `Ask again before ${tool}` }, "Ask again");
+      revoke.addEventListener("click", () => send(this, "revoke-approval", { tool, toolCallId }));
+      return h("div", { part: "standing-approval", role: "listitem" }, h("span", null, `Always allowed: ${tool} (from ${toolCallId})`), revoke);
+    });
+    this.#standing.replaceChildren(...rows);
+  }
+
+  /**
+   * Lays the calls out, in order, nested under the calls that started
+   * their subagents unless `flat`: elements are kept and only moved where
+   * the order differs, so a new call at the end adds one element.
+   */
   #drawCalls(snapshot) {
     const calls = snapshot?.calls ?? [];
-    if (calls === this.#calls) return;
-    this.#calls = calls;
-    const shown = this.#list.children;
-    const inOrder = calls.length >= shown.length && [...shown].every((el, i) => el.callId === calls[i].id);
-    if (inOrder && calls.length === shown.length) return;
-    if (!inOrder) this.#list.replaceChildren();
-    for (const call of calls.slice(this.#list.children.length)) this.#list.append(this.#item(call.id));
+    const subagents = snapshot?.subagents ?? [];
+    const flat = this.flat || subagents.length === 0;
+    const last = this.#laidOut;
+    if (calls.length === last.calls && subagents === last.subagents && flat === last.flat) return;
+    this.#laidOut = { calls: calls.length, subagents, flat };
+    if (flat) return place(this.#list, calls.map((call) => this.#item(call.id)));
+    const nodes = (list) => list.flatMap((n) => (n.kind === "call" ? [this.#item(n.call.id), ...nodes(n.subagents)] : [this.#group(n, nodes)]));
+    place(this.#list, nodes(callTree(snapshot, [])));
   }
 
   #item(id) {
-    const item = /** @type {AguiToolCallElement} */ (document.createElement("agui-tool-call"));
+    let item = this.#items.get(id);
+    if (item) return item;
+    item = /** @type {AguiToolCallElement} */ (document.createElement("agui-tool-call"));
     item.setAttribute("role", "listitem");
     // `calls::part(card)` reaches the cards, one shadow root deeper.
     item.setAttribute("exportparts", parts);
     item.callId = id;
     item.tracker = this.tracker;
+    this.#items.set(id, item);
     return item;
   }
 
-  /** A new tracker: the old tracker's calls and interrupts go. */
+  /** The group of one subagent, its attributes brought up to date and its calls laid out in it. */
+  #group(node, nodes) {
+    const { subagent } = node;
+    let group = this.#groups.get(subagent.subagentRunId);
+    if (!group) this.#groups.set(subagent.subagentRunId, (group = h("div", { part: "subagent", role: "group" })));
+    group.setAttribute("aria-label", subagent.name);
+    group.setAttribute("data-subagent-run-id", subagent.subagentRunId);
+    group.setAttribute("data-status", subagent.status);
+    place(group, nodes(node.children));
+    return group;
+  }
+
+  /** A new tracker: the old tracker's calls, interrupts and standing approvals go. */
   resubscribe() {
-    this.#calls = null;
+    this.#laidOut = { calls: -1, subagents: null, flat: false };
     this.#shownInterrupts = null;
+    this.#shownStanding = null;
+    this.#items?.clear();
+    this.#groups?.clear();
     this.#list?.replaceChildren();
     this.#interrupts?.replaceChildren();
+    this.#standing?.replaceChildren();
     super.resubscribe();
+  }
+}
+
+/** Makes `children` the children of `container`, moving only the ones out of place. */
+function place(container, children) {
+  children.forEach((child, i) => {
+    const at = container.children[i];
+    if (at !== child) container.insertBefore(child, at ?? null);
+  });
+  while (container.children.length > children.length) container.lastElementChild.remove();
+}
+
+/**
+ * `<agui-tool-arg call-id="c1" field="url">`: one top-level field of a
+ * call's arguments, as text (a string as it is, another value as JSON),
+ * with `el.tracker = tracker`. It redraws only when the field's value or
+ * completeness changes, so a complete field is not redrawn while other
+ * fields stream; the host has the `complete` attribute once the field is
+ * complete (its value never changes again), and dispatches
+ * `agui-arg-complete` (`detail.callId`, `field`, `value`) then.
+ *
+ * @example
+ * const url = document.createElement("agui-tool-arg");
+ * url.callId = "c1";
+ * url.field = "url";
+ * url.tracker = tracker;
+ * url.addEventListener("agui-arg-complete", (e) => prefetch(e.detail.value));
+ */
+export class AguiToolArgElement extends Subscribed {
+  static observedAttributes = ["call-id", "field"];
+  #root;
+  #read = argFieldReader();
+  #reading = undefined;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: "open" });
+    adoptStyles(this.#root);
+    upgradeProperty(this, "tracker");
+    upgradeProperty(this, "callId");
+    upgradeProperty(this, "field");
+  }
+
+  /** The id of the call (the `call-id` attribute). */
+  get callId() {
+    return this.getAttribute("call-id");
+  }
+  set callId(id) {
+    if (id == null) this.removeAttribute("call-id");
+    else this.setAttribute("call-id", id);
+  }
+
+  /** The top-level field shown (the `field` attribute). */
+  get field() {
+    return this.getAttribute("field");
+  }
+  set field(name) {
+    if (name == null) this.removeAttribute("field");
+    else this.setAttribute("field", name);
+  }
+
+  /** The field's value as last drawn (`undefined` until it starts). */
+  get value() {
+    return this.#reading?.value;
+  }
+
+  /** Whether the field is complete, as last drawn. */
+  get complete() {
+    return this.#reading?.complete ?? false;
+  }
+
+  attributeChangedCallback() {
+    this.resubscribe();
+  }
+
+  /** Draws the field of `snapshot`, if it is not the reading already drawn. */
+  draw(snapshot) {
+    const { callId, field } = this;
+    const reading = snapshot && callId !== null && field !== null ? this.#read(snapshot, callId, field) : undefined;
+    if (reading === this.#reading) return;
+    const completes = reading?.complete === true && this.#reading?.complete !== true;
+    this.#reading = reading;
+    const value = reading?.value;
+    const text = value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+    this.#root.replaceChildren(h("span", { part: "value" }, text));
+    this.toggleAttribute("complete", completes || reading?.complete === true);
+    if (completes) send(this, "arg-complete", { callId, field, value });
   }
 }
 
 if (globalThis.customElements) {
   if (!customElements.get("agui-tool-call")) customElements.define("agui-tool-call", AguiToolCallElement);
   if (!customElements.get("agui-tool-calls")) customElements.define("agui-tool-calls", AguiToolCallsElement);
+  if (!customElements.get("agui-tool-arg")) customElements.define("agui-tool-arg", AguiToolArgElement);
 }

@@ -276,7 +276,7 @@ const pageModules = [
  */
 const bindingModules = {
   react: ["react.js", "store.js", "actions.js"],
-  element: ["element.js", "store.js"],
+  element: ["element.js", "store.js", "actions.js"],
   vue: ["vue.js", "store.js", "actions.js"],
   // Its component ships as source, for the application's Svelte compiler.
   svelte: ["svelte.js", "store.js", "actions.js", "svelte-tool-calls.svelte"],

@@ -15,8 +15,10 @@ import { serveStatic } from "./support/static-server.mjs";
 import { resultOf, viteBuild } from "./support/bundle.mjs";
 import { fixturesDir, pkgDir, root } from "./support/paths.mjs";
 import { runStarted, runFinished, start, args, end, result, sse } from "./support/events.mjs";
-// The first turn the framework bindings read too: two calls awaiting approval, one argument hostile markup.
-import { turn1 } from "./support/binding-app.mjs";
+// The first turn the framework bindings read too (two calls awaiting
+// approval, one argument hostile markup), and the streams of their cases
+// of issue 26 with what the cases expect.
+import { expected, writeStreams } from "./support/binding-app.mjs";
 
 // No 'unsafe-inline' for styles or scripts: the elements style themselves
 // with a constructable stylesheet.
@@ -57,7 +59,7 @@ const errors = [];
 before(async () => {
   browser = await launchChromium();
   const streams = mkdtempSync(path.join(tmpdir(), "agui-streams-"));
-  writeFileSync(path.join(streams, "turn1.sse"), sse(turn1));
+  writeStreams(streams); // its turn2 is the element's own, below
   writeFileSync(path.join(streams, "turn2.sse"), sse(turn2));
   writeFileSync(path.join(streams, "turn3.sse"), sse(turn3));
   server = await serveStatic({ "/pkg/": pkgDir, "/streams/": streams, "/": fixturesDir }, { "content-security-policy": csp });
@@ -79,8 +81,8 @@ const button = (name) => page.locator("agui-tool-calls").getByRole("button", { n
 test("a two-turn conversation: the user approves and answers one call and declines one with the keyboard; the page decides", async () => {
   await page.evaluate(() => harness.turn1());
   assert.deepEqual(await page.evaluate(() => harness.text()), [
-    'confirm_deploy awaiting approval { "service": "checkout" } validation valid consent unrequested Approve Decline',
-    'delete_service awaiting approval { "service": "<img src=x onerror=window.pwned=1>" } validation valid consent unrequested Approve Decline',
+    'confirm_deploy awaiting approval { "service": "checkout" } validation valid consent unrequested Approve Always allow Decline',
+    'delete_service awaiting approval { "service": "<img src=x onerror=window.pwned=1>" } validation valid consent unrequested Approve Always allow Decline',
   ]);
   // Real buttons, labelled with the tool and the call: focus, then the keyboard.
   await button("Approve confirm_deploy call c1").focus();
@@ -181,6 +183,42 @@ test("removing <agui-tool-calls> drops the tracker subscription; adding it back 
     cards: 5,
     afterSecondRemoval: 0,
   });
+});
+
+test("t5_element_agui_tool_arg_does_not_redraw_a_complete_field_while_another_streams", async () => {
+  const { whileNoteStreamed, after, seen, completed, shown, live, liveAfterRemoval } = await page.evaluate(() => harness.fields());
+  // url: drawn first, then as it grew, then once complete (the host gets `complete`); never again while "note" streamed.
+  assert.deepEqual(seen, [":false:false", "https://exa:false:false", "https://example.com:true:true"]);
+  assert.equal(whileNoteStreamed.url, 3);
+  assert.equal(after.url, 3, "closing the call leaves a complete field alone");
+  assert.ok(whileNoteStreamed.note >= 6, `${whileNoteStreamed.note} draws of the streaming field`);
+  assert.deepEqual(completed, [["url", "https://example.com"], ["note", "abcde"]], "agui-arg-complete, once per field");
+  assert.equal(shown, "https://example.com");
+  assert.equal(live, 1, "two elements, one tracker subscription");
+  assert.equal(liveAfterRemoval, 0);
+});
+
+test("a8_element_nests_a_subagents_calls_under_the_call_that_started_it_and_answers_its_frontend_call_there", async () => {
+  const n = await page.evaluate(() => harness.nested());
+  assert.equal(n.nested, expected.nested);
+  assert.equal(n.flat, "c1 top c2 c3", "the flat attribute: one list");
+  assert.equal(n.answeredCard, 'confirm answered { "q": "ok?" } validation valid consent approved answered (application) yes');
+  assert.deepEqual(n.answer, { content: "yes" }, "the next run carries the answer given in the nested group");
+  assert.equal(n.liveAfterRemoval, 0);
+});
+
+test("s3_element_always_allow_approves_a_later_call_to_the_tool_until_ask_again", async () => {
+  const s = await page.evaluate(() => harness.standing());
+  const card = (rest) => `confirm_deploy ${rest.replace("ARGS", '{ "service": "checkout" } validation valid')}`;
+  const pending = card("awaiting approval ARGS consent unrequested Approve Always allow Decline");
+  const approved = card("awaiting answer ARGS consent approved Answer");
+  assert.deepEqual(s.first, { cards: [pending], standing: "" });
+  assert.deepEqual(s.always, { cards: [approved], standing: "Always allowed: confirm_deploy (from a1)Ask again" });
+  assert.deepEqual(s.covered.cards, [approved, card("awaiting answer ARGS consent approved always allowed on a1 Answer")], "a2 approved by the standing approval, which the card names");
+  assert.deepEqual(s.revoked, { cards: [approved, pending], standing: "" }, "Ask again: a2 awaits the user again");
+  assert.deepEqual(s.third, { cards: [approved, pending, pending], standing: "" });
+  assert.deepEqual(s.heard, [["approve", "a1", "tool"], ["revoke-approval", "confirm_deploy", "a1"]]);
+  assert.equal(s.liveAfterRemoval, 0);
 });
 
 test("a tracker set before the element is defined is taken over; a new call-id shows that call", async () => {

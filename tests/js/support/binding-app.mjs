@@ -56,9 +56,9 @@ export const nestedTurn = [
   runFinished("r1"),
 ];
 
-/** Three calls to one tool, in three parts of a run: Always allow on the first, Ask again after the second. */
-const deploy = (id) => [start(id, "confirm_deploy"), args(id, '{"service":"checkout"}'), end(id)];
-export const standingTurns = [[runStarted("r1"), ...deploy("a1")], deploy("a2"), [...deploy("a3"), runFinished("r1")]];
+/** Three runs, each a call to one tool awaiting the user: Always allow on the first, Ask again after the second. */
+const deploy = (run, id) => [runStarted(run), start(id, "confirm_deploy"), args(id, '{"service":"checkout"}'), end(id), runFinished(run)];
+export const standingTurns = [deploy("r1", "a1"), deploy("r2", "a2"), deploy("r3", "a3")];
 
 /** One call whose `url` completes while `note` keeps streaming, each delta in a frame of its own. */
 export const fieldEvents = [
