@@ -421,3 +421,65 @@ fn a10_a_parent_call_the_thread_never_saw_is_a_warning() {
         Some("nope")
     );
 }
+
+#[test]
+fn a10_a_subagent_announced_after_events_attributed_to_it_is_a_warning() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            by("s1", start("early", "f")),
+            by("s1", end("early")),
+            start("c1", "research"),
+            end("c1"),
+        ],
+    );
+    // Attributed without an announcement: accepted, silently.
+    assert!(t.violations().is_empty());
+    assert!(t.subagents().is_empty());
+    feed(
+        &mut t,
+        &[started("s1", "a", json!({"parentToolCallId": "c1"}))],
+    );
+    assert_eq!(codes(&t), ["A10"]);
+    let v = &t.violations()[0];
+    assert_eq!(v.severity, agui_tool_calls::Severity::Warning);
+    assert!(
+        v.message.contains(r#""s1" announced after"#),
+        "{}",
+        v.message
+    );
+    // The tree takes in the calls it streamed before.
+    assert_eq!(ids(&t, "s1"), ["early"]);
+    records_agree(&t);
+}
+
+#[test]
+fn a10_a_message_or_result_before_the_announcement_counts_and_each_run_anew() {
+    let text = json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"});
+    for (event, expected) in [
+        (by("s1", text), vec!["A10"]),
+        (by("s1", result("m2", "gone", "x")), vec!["T10", "A10"]),
+        // Another owner's events, or the parent's, say nothing about s1.
+        (by("s2", start("c", "f")), vec![]),
+        (start("c", "f"), vec![]),
+    ] {
+        let mut t = running();
+        feed(&mut t, &[event, started("s1", "a", json!({}))]);
+        assert_eq!(codes(&t), expected);
+    }
+    // Events of an earlier run came before this run's announcement.
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            by("s1", start("c1", "f")),
+            by("s1", end("c1")),
+            run_finished("r1"),
+            run_started("r2"),
+            started("s1", "a", json!({})),
+        ],
+    );
+    assert!(codes(&t).iter().all(|c| *c != "A10"), "{:?}", codes(&t));
+    assert_eq!(ids(&t, "s1"), ["c1"]);
+}

@@ -152,6 +152,16 @@ impl Tracker {
                     plan.record(v);
                 }
             }
+            if self.tagged.contains(&id) {
+                // The announcement must come first; the events are kept
+                // and the tree finds them by owner.
+                let message = format!(
+                    "subagent {} announced after events attributed to it in this run",
+                    quoted(&id)
+                );
+                let v = plan.violation("A10", Severity::Warning, message);
+                plan.record(v);
+            }
             plan.ops.push(Op::Subagent(SubagentOp::Start(id, start)));
             return Ok(());
         };
@@ -159,7 +169,8 @@ impl Tracker {
     }
 
     /// Rule A10: a call started under an invocation that already ended in
-    /// this run; kept, attributed as tagged.
+    /// this run; kept, attributed as tagged. (One started under an id not
+    /// announced yet is flagged when the announcement comes.)
     pub(crate) fn check_subagent_ended(&self, plan: &mut Plan, call: &str, owner: Option<&str>) {
         let Some(&i) = owner.and_then(|o| self.subagent_ids.get(o)) else {
             return;
