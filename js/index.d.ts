@@ -595,6 +595,8 @@ export interface Subagent {
   /** `SUBAGENT_ERROR`'s message and code. */
   readonly error?: string;
   readonly code?: string;
+  /** `SUBAGENT_FINISHED.result`: its return value, as given (opaque; absent until it finishes with one). */
+  readonly result?: unknown;
   /** The ids of the calls it streams (`subagentRunId`), in start order. */
   readonly callIds: readonly string[];
 }

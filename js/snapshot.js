@@ -477,12 +477,13 @@ function sameList(prev, next) {
 
 /**
  * A subagent as the snapshot shows it: the record's fields but its place,
- * with its calls' ids in start order.
+ * with its calls' ids in start order; deep-frozen, its opaque `result`
+ * included.
  * @param {SubagentRecord} record
  * @param {readonly string[]} callIds
  */
 function subagentState({ index, interruptIds, ...fields }, callIds) {
-  return Object.freeze({ ...fields, interruptIds: interruptIds ? Object.freeze(interruptIds) : EMPTY, callIds });
+  return deepFreeze({ ...fields, interruptIds: interruptIds ? Object.freeze(interruptIds) : EMPTY, callIds });
 }
 
 /**

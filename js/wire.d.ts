@@ -302,6 +302,10 @@ export type SubagentRecord = {
    * `SUBAGENT_ERROR`'s code.
    */
   code?: string;
+  /**
+   * `SUBAGENT_FINISHED.result`, kept as given.
+   */
+  result?: unknown;
 };
 
 /**

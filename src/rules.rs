@@ -112,7 +112,7 @@ pub const RULES: &[Rule] = &[
     r("A7", Behaviour, "A result carries its own attribution.", "A result is not checked against its call's owner."),
     r("A8", Behaviour, "Subagent invocations form a tree.", "Each announced subagent is listed with its parent call or subagent, its status and its calls."),
     r("A9", Fatal, "A subagent's lifecycle is broken.", "An invocation is announced once per run, under a parent announced in the run, and closed once before the run finishes."),
-    r("A10", Warning, "A subagent reference that does not hold.", "parentToolCallId names a known call; no call is attributed to an invocation that ended in this run."),
+    r("A10", Warning, "A subagent reference that does not hold.", "parentToolCallId names a known call; no call is attributed to an invocation that ended in this run; an invocation is announced before any call, message or result attributed to it in the run."),
     r("F1", Behaviour, "Advertised tools make frontend calls.", "Tools come from the options, the run input and RUN_STARTED.input.tools."),
     r("F2", Behaviour, "Closed, unanswered calls are pending at run end.", "When a run finishes, its closed calls without a result are pending, in start order."),
     r("F3", Violation, "outcome.pendingToolCallIds disagrees with the calls left pending.", "The producer's list of pending calls agrees with the derived one."),

@@ -421,3 +421,126 @@ fn a10_a_parent_call_the_thread_never_saw_is_a_warning() {
         Some("nope")
     );
 }
+
+#[test]
+fn a10_a_subagent_announced_after_events_attributed_to_it_is_a_warning() {
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            by("s1", start("early", "f")),
+            by("s1", end("early")),
+            start("c1", "research"),
+            end("c1"),
+        ],
+    );
+    // Attributed without an announcement: accepted, silently.
+    assert!(t.violations().is_empty());
+    assert!(t.subagents().is_empty());
+    feed(
+        &mut t,
+        &[started("s1", "a", json!({"parentToolCallId": "c1"}))],
+    );
+    assert_eq!(codes(&t), ["A10"]);
+    let v = &t.violations()[0];
+    assert_eq!(v.severity, agui_tool_calls::Severity::Warning);
+    assert!(
+        v.message.contains(r#""s1" announced after"#),
+        "{}",
+        v.message
+    );
+    // The tree takes in the calls it streamed before.
+    assert_eq!(ids(&t, "s1"), ["early"]);
+    records_agree(&t);
+}
+
+#[test]
+fn a10_a_message_or_result_before_the_announcement_counts_and_each_run_anew() {
+    let text = json!({"type": "TEXT_MESSAGE_START", "messageId": "m1", "role": "assistant"});
+    for (event, expected) in [
+        (by("s1", text), vec!["A10"]),
+        (by("s1", result("m2", "gone", "x")), vec!["T10", "A10"]),
+        // Another owner's events, or the parent's, say nothing about s1.
+        (by("s2", start("c", "f")), vec![]),
+        (start("c", "f"), vec![]),
+    ] {
+        let mut t = running();
+        feed(&mut t, &[event, started("s1", "a", json!({}))]);
+        assert_eq!(codes(&t), expected);
+    }
+    // Events of an earlier run came before this run's announcement.
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            by("s1", start("c1", "f")),
+            by("s1", end("c1")),
+            run_finished("r1"),
+            run_started("r2"),
+            started("s1", "a", json!({})),
+        ],
+    );
+    assert!(codes(&t).iter().all(|c| *c != "A10"), "{:?}", codes(&t));
+    assert_eq!(ids(&t, "s1"), ["c1"]);
+}
+
+#[test]
+fn a8_a_finished_subagent_keeps_its_result_as_given() {
+    // Key order, -0, 1.50, a number past f64 and deep nesting survive.
+    let awkward = format!(
+        r#"{{"z":1,"a":-0,"f":1.50,"huge":1e400,"deep":{}"x"{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let mut t = running();
+    feed(&mut t, &[started("s1", "a", json!({}))]);
+    let finish =
+        format!(r#"{{"type":"SUBAGENT_FINISHED","subagentRunId":"s1","result":{awkward}}}"#);
+    t.push_json(&finish).unwrap();
+    let s1 = t.subagent("s1").unwrap();
+    assert_eq!(s1.status, SubagentStatus::Finished);
+    assert_eq!(s1.result.as_ref().unwrap().get(), awkward);
+    records_agree(&t);
+    assert!(t.violations().is_empty());
+    // A null result is a retired spelling of none (P3), as on RUN_FINISHED.
+    let mut nothing = finished("s2", None);
+    nothing["result"] = Value::Null;
+    feed(&mut t, &[started("s2", "b", json!({})), nothing]);
+    assert_eq!(t.subagent("s2").unwrap().result, None);
+    assert_eq!(codes(&t), ["P3"]);
+    // Continued in a later run, it has no result until it finishes again.
+    let mut suspended = finished("s3", Some(json!({"type": "suspended"})));
+    suspended["result"] = json!("partial");
+    feed(
+        &mut t,
+        &[
+            started("s3", "c", json!({})),
+            suspended,
+            run_finished("r1"),
+            run_started("r2"),
+            started("s3", "c", json!({})),
+        ],
+    );
+    assert_eq!(t.subagent("s3").unwrap().result, None);
+    records_agree(&t);
+}
+
+#[test]
+fn a8_a_subagent_result_is_charged_to_the_thread_budget() {
+    let limits = Limits {
+        max_thread_bytes: 4_000,
+        ..Limits::default()
+    };
+    let mut t = running_with(Options {
+        limits,
+        ..Options::default()
+    });
+    feed(&mut t, &[started("s1", "a", json!({}))]);
+    let before = state_of(&t);
+    let mut big = finished("s1", None);
+    big["result"] = json!("r".repeat(5_000));
+    let err = push(&mut t, big).unwrap_err();
+    assert_eq!(err.code, "S5");
+    assert_eq!(state_of(&t), before);
+    assert_eq!(t.subagent("s1").unwrap().status, SubagentStatus::Running);
+}

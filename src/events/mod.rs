@@ -197,6 +197,9 @@ pub enum EventBody<'a> {
         /// The interrupt ids of a `suspended` outcome; `None` is success
         /// (absent, `success`, or a type 1.0 does not describe, stripped).
         suspended: Option<Vec<String>>,
+        /// `result`: the subagent's return value, opaque, kept as given
+        /// (a `null` reads as absent, rule P3).
+        result: Option<Opaque>,
         /// What the processing model stripped from the outcome (P1, P2).
         stripped: Vec<Stripped>,
     },

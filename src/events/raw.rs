@@ -329,7 +329,14 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                         payload::subagent_outcome(v, &mut stripped).map_err(|e| c.error(e))?
                     }
                 },
-                stripped,
+                result: c.present(Key::Result).map(Opaque::from_raw),
+                stripped: {
+                    // As on RUN_FINISHED: a retired spelling of none (P3).
+                    if c.is_null(Key::Result) {
+                        stripped.push(strip::retired_null(Key::Result.name()));
+                    }
+                    stripped
+                },
             }
         }
         "SUBAGENT_ERROR" => EventBody::SubagentError {

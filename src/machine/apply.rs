@@ -79,10 +79,11 @@ impl Tracker {
             }
             Op::MessageOwner(message, owner) => {
                 self.note_message(&message);
-                let owners = &mut self.owners;
-                self.messages
-                    .entry(message)
-                    .or_insert_with(|| owners.id(owner));
+                let (owners, tagged) = (&mut self.owners, &mut self.tagged);
+                self.messages.entry(message).or_insert_with(|| {
+                    tagged.note(owner.as_deref());
+                    owners.id(owner)
+                });
                 return false;
             }
             Op::TextLane(key, message) => {
@@ -239,6 +240,7 @@ impl Tracker {
             i
         };
         let call = &mut self.calls[i];
+        self.tagged.note(call.owner.as_deref());
         call.status = CallStatus::Open;
         call.pending = false;
         call.cancelled = false;
@@ -313,6 +315,7 @@ impl Tracker {
         result: ToolResult,
     ) {
         self.message_ids.insert(result.message_id.clone());
+        self.tagged.note(result.owner.as_deref());
         match call {
             Some(i) => {
                 let call = &mut self.calls[i];
@@ -344,6 +347,7 @@ impl Tracker {
             ..RunState::idle()
         };
         self.run_calls.clear();
+        self.tagged.clear();
         self.changes.run = true;
         self.declared = false;
         self.close_interrupts();

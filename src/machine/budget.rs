@@ -245,8 +245,10 @@ impl Tracker {
             Op::Subagent(SubagentOp::End {
                 interrupt_ids,
                 error,
+                result,
                 ..
             }) => {
+                c.cost += opt_bytes(result.as_ref().map(Opaque::get));
                 // A loop: a `map` and `sum` is an instantiation of its own.
                 for id in interrupt_ids {
                     c.cost += text_bytes(id);

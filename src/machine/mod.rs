@@ -214,6 +214,10 @@ pub struct Tracker {
     /// The announced subagents, in first-announced order (rule A8).
     pub(crate) subagents: Vec<subagents::Subagent>,
     pub(crate) subagent_ids: HashMap<String, usize>,
+    /// The owners this run's calls, messages and results were attributed
+    /// to, so that announcing one of them afterwards is flagged (rule
+    /// A10). Added to only with something the thread keeps.
+    pub(crate) tagged: Names,
 }
 
 impl Tracker {
@@ -272,6 +276,7 @@ impl Tracker {
             standing: Vec::new(),
             subagents: Vec::new(),
             subagent_ids: HashMap::new(),
+            tagged: Names::default(),
         }
     }
 

@@ -16,6 +16,13 @@ impl Names {
         self.0.insert(name, 0).is_none()
     }
 
+    /// Adds `name` when given, copied only when new.
+    pub(crate) fn note(&mut self, name: Option<&str>) {
+        if let Some(name) = name.filter(|n| !self.contains(n)) {
+            self.insert(name.to_owned());
+        }
+    }
+
     pub(crate) fn contains(&self, name: &str) -> bool {
         self.0.contains_key(name)
     }

@@ -392,6 +392,7 @@ impl Tracker {
             }
             EventBody::SubagentFinished {
                 suspended,
+                result,
                 stripped,
             } => {
                 record_stripped(plan, stripped, None);
@@ -400,12 +401,14 @@ impl Tracker {
                     None => SubagentStatus::Finished,
                 };
                 let ids = suspended.unwrap_or_default();
-                self.plan_subagent_end(plan, owner.as_deref().unwrap_or(""), status, ids, None)?;
+                let id = owner.as_deref().unwrap_or("");
+                self.plan_subagent_end(plan, id, status, ids, None, result)?;
             }
             EventBody::SubagentError { message, code } => {
                 let error = Some((message.into_owned(), code.map(Text::into_owned)));
                 let id = owner.as_deref().unwrap_or("");
-                self.plan_subagent_end(plan, id, SubagentStatus::Errored, Vec::new(), error)?;
+                let errored = SubagentStatus::Errored;
+                self.plan_subagent_end(plan, id, errored, Vec::new(), error, None)?;
             }
             // Planned above.
             EventBody::ToolCallArgs { .. } | EventBody::Other { .. } => {}

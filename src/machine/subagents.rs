@@ -5,7 +5,7 @@
 use super::plan::{Op, Plan};
 use super::state::ToolCall;
 use super::Tracker;
-use crate::events::SubagentStart;
+use crate::events::{Opaque, SubagentStart};
 use crate::quote::quoted;
 use crate::violation::{Severity, Violation};
 
@@ -62,6 +62,8 @@ pub struct Subagent {
     pub interrupt_ids: Vec<String>,
     /// `SUBAGENT_ERROR`'s message and code.
     pub error: Option<(String, Option<String>)>,
+    /// `SUBAGENT_FINISHED.result`: its return value, opaque, kept as given.
+    pub result: Option<Opaque>,
     /// The run (`runs_started`) that last announced it.
     pub(crate) run: u32,
     /// Changed since the binding last took changes.
@@ -79,6 +81,7 @@ pub(crate) enum SubagentOp {
         status: SubagentStatus,
         interrupt_ids: Vec<String>,
         error: Option<(String, Option<String>)>,
+        result: Option<Opaque>,
     },
 }
 
@@ -152,6 +155,16 @@ impl Tracker {
                     plan.record(v);
                 }
             }
+            if self.tagged.contains(&id) {
+                // The announcement must come first; the events are kept
+                // and the tree finds them by owner.
+                let message = format!(
+                    "subagent {} announced after events attributed to it in this run",
+                    quoted(&id)
+                );
+                let v = plan.violation("A10", Severity::Warning, message);
+                plan.record(v);
+            }
             plan.ops.push(Op::Subagent(SubagentOp::Start(id, start)));
             return Ok(());
         };
@@ -159,7 +172,8 @@ impl Tracker {
     }
 
     /// Rule A10: a call started under an invocation that already ended in
-    /// this run; kept, attributed as tagged.
+    /// this run; kept, attributed as tagged. (One started under an id not
+    /// announced yet is flagged when the announcement comes.)
     pub(crate) fn check_subagent_ended(&self, plan: &mut Plan, call: &str, owner: Option<&str>) {
         let Some(&i) = owner.and_then(|o| self.subagent_ids.get(o)) else {
             return;
@@ -185,6 +199,7 @@ impl Tracker {
         status: SubagentStatus,
         interrupt_ids: Vec<String>,
         error: Option<(String, Option<String>)>,
+        result: Option<Opaque>,
     ) -> Result<(), Violation> {
         match self.subagent_ids.get(id) {
             Some(&index) if self.subagents[index].status == SubagentStatus::Running => {
@@ -193,6 +208,7 @@ impl Tracker {
                     status,
                     interrupt_ids,
                     error,
+                    result,
                 }));
                 Ok(())
             }
@@ -237,6 +253,7 @@ impl Tracker {
                     status: SubagentStatus::Abandoned,
                     interrupt_ids: Vec::new(),
                     error: None,
+                    result: None,
                 }));
             }
         }
@@ -257,6 +274,7 @@ impl Tracker {
                     status: SubagentStatus::Running,
                     interrupt_ids: Vec::new(),
                     error: None,
+                    result: None,
                     run: self.run.runs_started,
                     dirty: false,
                 };
@@ -278,11 +296,13 @@ impl Tracker {
                 status,
                 interrupt_ids,
                 error,
+                result,
             } => {
                 let s = &mut self.subagents[index];
                 s.status = status;
                 s.interrupt_ids = interrupt_ids;
                 s.error = error;
+                s.result = result;
                 index
             }
         };

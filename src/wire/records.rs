@@ -106,6 +106,10 @@ struct SubagentRecord<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(test, ts(optional))]
     code: Option<&'a str>,
+    /// `SUBAGENT_FINISHED.result`, kept as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    result: Option<&'a Opaque>,
 }
 
 impl<'a> SubagentRecord<'a> {
@@ -122,6 +126,7 @@ impl<'a> SubagentRecord<'a> {
             interrupt_ids: &s.interrupt_ids,
             error: s.error.as_ref().map(|(m, _)| m.as_str()),
             code: s.error.as_ref().and_then(|(_, c)| c.as_deref()),
+            result: s.result.as_ref(),
         }
     }
 }

@@ -12,7 +12,7 @@ const end = (id) => ({ type: "TOOL_CALL_END", toolCallId: id });
 test("a8_the_snapshot_lists_subagents_with_their_calls", () => {
   const tracker = new ToolCallTracker();
   tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r1" });
-  // A call streamed under s1 before s1 is announced (a producer bug, A9 aside) is found once it is.
+  // A call streamed under s1 before s1 is announced (a producer bug, A10) is found once it is.
   tracker.push(start("early", "f", "s1"));
   tracker.push(end("early"));
   tracker.push(start("c1", "research"));
@@ -89,4 +89,41 @@ test("a9_a_broken_lifecycle_is_fatal_where_the_reference_client_stops", async ()
     assert.equal(ours, fatal, name);
     assert.equal(theirs.error !== undefined, fatal !== null, `${name}: the reference client ${theirs.error ? "stops" : "goes on"}`);
   }
+});
+
+test("a10_a_late_announcement_is_a_warning_and_takes_in_the_calls_before_it", async () => {
+  const events = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    start("early", "f", "s1"),
+    end("early"),
+    { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "a" },
+    start("c2", "f", "s1"),
+    end("c2"),
+    { type: "SUBAGENT_FINISHED", subagentRunId: "s1" },
+    { type: "RUN_FINISHED", threadId: "t", runId: "r" },
+  ];
+  const tracker = new ToolCallTracker();
+  let s;
+  for (const e of events) s = tracker.push(e);
+  // (F7 warns of the two calls left unanswered.)
+  const mine = s.violations.filter((v) => v.code !== "F7");
+  assert.deepEqual(mine.map((v) => [v.code, v.severity]), [["A10", "warning"]]);
+  assert.match(mine[0].message, /"s1" announced after/);
+  assert.deepEqual(s.subagents[0].callIds, ["early", "c2"]);
+  // The reference client goes on: a warning, not a stop.
+  assert.equal((await reference(events)).error, undefined);
+});
+
+test("a8_a_finished_subagent_shows_its_result_as_given_and_frozen", () => {
+  const tracker = new ToolCallTracker();
+  tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+  tracker.push({ type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "a" });
+  tracker.push({ type: "SUBAGENT_STARTED", subagentRunId: "s2", name: "b" });
+  let s = tracker.push({ type: "SUBAGENT_FINISHED", subagentRunId: "s2" });
+  assert.equal("result" in s.subagents[1], false);
+  const result = { found: [{ title: "x", score: 0.5 }], note: null };
+  s = tracker.pushJson(JSON.stringify({ type: "SUBAGENT_FINISHED", subagentRunId: "s1", result }));
+  assert.deepEqual(s.subagents[0].result, result);
+  assert.ok(Object.isFrozen(s.subagents[0].result) && Object.isFrozen(s.subagents[0].result.found[0]));
+  assert.deepEqual(s.violations, []);
 });

@@ -41,7 +41,7 @@ export const RULES = Object.freeze([
   { id: "A7", class: "behaviour", title: "A result carries its own attribution.", summary: "A result is not checked against its call's owner." },
   { id: "A8", class: "behaviour", title: "Subagent invocations form a tree.", summary: "Each announced subagent is listed with its parent call or subagent, its status and its calls." },
   { id: "A9", class: "fatal", title: "A subagent's lifecycle is broken.", summary: "An invocation is announced once per run, under a parent announced in the run, and closed once before the run finishes." },
-  { id: "A10", class: "warning", title: "A subagent reference that does not hold.", summary: "parentToolCallId names a known call; no call is attributed to an invocation that ended in this run." },
+  { id: "A10", class: "warning", title: "A subagent reference that does not hold.", summary: "parentToolCallId names a known call; no call is attributed to an invocation that ended in this run; an invocation is announced before any call, message or result attributed to it in the run." },
   { id: "F1", class: "behaviour", title: "Advertised tools make frontend calls.", summary: "Tools come from the options, the run input and RUN_STARTED.input.tools." },
   { id: "F2", class: "behaviour", title: "Closed, unanswered calls are pending at run end.", summary: "When a run finishes, its closed calls without a result are pending, in start order." },
   { id: "F3", class: "violation", title: "outcome.pendingToolCallIds disagrees with the calls left pending.", summary: "The producer's list of pending calls agrees with the derived one." },

@@ -336,6 +336,7 @@ impl WriteJson for SubagentRecord<'_> {
         o.list("interruptIds", self.interrupt_ids);
         o.opt_str("error", self.error);
         o.opt_str("code", self.code);
+        o.opt("result", self.result);
         o.end();
     }
 }
