@@ -19,8 +19,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
-import { wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -103,7 +102,7 @@ async function profiledInChromium(pkgDir, key) {
 }
 
 /** pkg/ with the build's wasm-opt pass minus the stripping of names. */
-function namedPackage() {
+async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
   const wasm = path.join(dir, "named.wasm");
@@ -111,8 +110,7 @@ function namedPackage() {
   // -g: keep the names section, which the build strips.
   const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), [...wasmOptLevel, "-g", ...wasmFeatures, input, "-o", wasm], { stdio: "inherit" });
   if (opt.status !== 0) throw new Error("wasm-opt failed");
-  const base64 = gzipSync(readFileSync(wasm)).toString("base64");
-  writeFileSync(path.join(dir, "wasm-bytes.js"), `export const wasmGzipBase64 = "${base64}";\n`);
+  writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(readFileSync(wasm)));
   return dir;
 }
 
@@ -194,7 +192,7 @@ if (process.argv[2] === "--child") {
     summarise(profile, name);
   };
   const keys = args.length > 0 ? args : ["a", "b"];
-  const pkgDir = namedPackage();
+  const pkgDir = await namedPackage();
   try {
     for (const key of keys) {
       if (key === "cold") {
