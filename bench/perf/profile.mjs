@@ -101,10 +101,17 @@ async function profiledInChromium(pkgDir, key) {
   }
 }
 
-/** pkg/ with the build's wasm-opt pass minus the stripping of names. */
+/**
+ * pkg/ with the build's wasm-opt pass minus the stripping of names, and the
+ * main entry's modules as js/ holds them, unbundled and unminified, so that
+ * each layer's time is found by its file.
+ */
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
+  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"]) {
+    cpSync(path.join(root, "js", name), path.join(dir, name));
+  }
   const wasm = path.join(dir, "named.wasm");
   const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");
   // -g: keep the names section, which the build strips.
