@@ -1,6 +1,6 @@
 // Push + snapshot per TOOL_CALL_ARGS event, two builds of the package side
-// by side in one process: `node bench/compare.mjs <pkgA> <pkgB>` (e.g. a
-// copy of pkg/ with another snapshot.js). Rounds are interleaved and timed
+// by side in one process: `node bench/compare.mjs <pkgA> <pkgB>` (e.g. the
+// pkg/ of two commits). Rounds are interleaved and timed
 // in CPU time (process.cpuUsage), best of 30: on a shared, loaded machine
 // wall-clock figures swing by 2x, CPU time by a few percent.
 import path from "node:path";

@@ -1,8 +1,10 @@
 // Import-to-first-snapshot in headless Chromium, the wasm module embedded
-// (gzipped, base64, in a JS module) against a separate .wasm file found by
-// `new URL(..., import.meta.url)` and compiled with `compileStreaming`.
-// Both variants are made from the built pkg/ (only the loader module and
-// the module's form differ) and served gzipped, cacheable for an hour:
+// (LZMA, base64, in a JS module: the package's way) against the same
+// embedded gzipped (its former way, bench/load/wasm-gzip.js) and against a
+// separate .wasm file found by `new URL(..., import.meta.url)` and
+// compiled with `compileStreaming`. The variants are made from the built
+// pkg/ (only the loader module and the module's form differ), measured
+// in turn in each round, and served gzipped, cacheable for an hour:
 //   cold: a fresh browser context (empty HTTP and code caches);
 //   warm: the same context reloading the page (HTTP cache, code cache);
 // each with and without a throttled network (10 Mbit/s, 40 ms round trip).
@@ -12,20 +14,19 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { launchChromium } from "../tests/js/support/chromium.mjs";
-import { embedded } from "../scripts/build.mjs";
+import { embedded, embeddedBytes } from "../scripts/build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = path.join(root, "pkg");
 const RUNS = Number(process.env.RUNS ?? 15);
 
 /** The optimised module, from whichever form pkg/ holds. */
-function wasmBytes() {
+async function wasmBytes() {
   const file = path.join(pkg, "agui_tool_calls_bg.wasm");
   if (existsSync(file)) return readFileSync(file);
-  const source = readFileSync(path.join(pkg, "wasm-bytes.js"), "utf8");
-  return gunzipSync(Buffer.from(source.match(/"([A-Za-z0-9+/=]+)"/)[1], "base64"));
+  return embeddedBytes(pkg);
 }
 
 const PAGE = `<!doctype html><meta charset="utf-8"><script type="module">
@@ -42,11 +43,20 @@ async function variant(name, wasm) {
   cpSync(pkg, dir, { recursive: true });
   rmSync(path.join(dir, "wasm-bytes.js"), { force: true });
   rmSync(path.join(dir, "agui_tool_calls_bg.wasm"), { force: true });
-  cpSync(path.join(root, "js", `wasm-${name}.js`), path.join(dir, "wasm-load.js"));
+  const loader = name === "gzip" ? path.join(root, "bench", "load", "wasm-gzip.js") : path.join(root, "js", `wasm-${name}.js`);
+  cpSync(loader, path.join(dir, "wasm-load.js"));
   if (name === "file") writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
+  else if (name === "gzip") writeFileSync(path.join(dir, "wasm-bytes.js"), await gzipEmbedded(wasm));
   else writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(wasm));
   writeFileSync(path.join(dir, "bench.html"), PAGE);
   return dir;
+}
+
+/** The former embedding: zopfli's gzip stream, base64. */
+async function gzipEmbedded(wasm) {
+  const { gzipAsync } = await import("@gfx/zopfli");
+  const gzipped = Buffer.from(await gzipAsync(wasm, { numiterations: 15 }));
+  return `export const wasmGzipBase64 = "${gzipped.toString("base64")}";\n`;
 }
 
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
@@ -97,27 +107,39 @@ async function measure(browser, url, throttled) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
-const wasm = wasmBytes();
+const wasm = await wasmBytes();
 const browser = await launchChromium();
+const names = ["embedded", "gzip", "file"];
+const variants = [];
+for (const name of names) {
+  const dir = await variant(name, wasm);
+  const bytes = name === "file" ? ["wasm-load.js", "agui_tool_calls_bg.wasm"] : ["wasm-load.js", "wasm-bytes.js"];
+  const gz = bytes.reduce((n, f) => n + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
+  variants.push({ name, dir, gz, server: await serve(dir) });
+}
 const rows = [];
 for (const throttled of [false, true]) {
-  for (const name of ["embedded", "file"]) {
-    const dir = await variant(name, wasm);
-    const server = await serve(dir);
-    const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure(browser, `${server.url}/bench.html`, throttled));
-    await server.close();
-    const bytes = name === "file" ? ["wasm-load.js", "agui_tool_calls_bg.wasm"] : ["wasm-load.js", "wasm-bytes.js"];
-    const gz = bytes.reduce((n, f) => n + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
-    rmSync(dir, { recursive: true, force: true });
+  const runs = variants.map(() => []);
+  // Round by round, each variant in turn: a busy machine slows them alike.
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, v] of variants.entries()) runs[k].push(await measure(browser, `${v.server.url}/bench.html`, throttled));
+  }
+  const base = median(runs[0].map((r) => r.cold));
+  for (const [k, v] of variants.entries()) {
+    const cold = median(runs[k].map((r) => r.cold));
     rows.push({
       network: throttled ? "10 Mbit/s, 40 ms" : "localhost",
-      wasm: name,
-      "loader + module, gzip": `${(gz / 1024).toFixed(1)} KB`,
-      "cold, median": `${median(runs.map((r) => r.cold)).toFixed(1)} ms`,
-      "warm, median": `${median(runs.map((r) => r.warm)).toFixed(1)} ms`,
+      wasm: v.name === "embedded" ? "embedded, LZMA" : v.name === "gzip" ? "embedded, gzip (before)" : "file",
+      "loader + module, gzip": `${(v.gz / 1024).toFixed(1)} KB`,
+      "cold, median": `${cold.toFixed(1)} ms`,
+      "cold / LZMA": `${(cold / base).toFixed(2)}x`,
+      "warm, median": `${median(runs[k].map((r) => r.warm)).toFixed(1)} ms`,
     });
   }
+}
+for (const v of variants) {
+  await v.server.close();
+  rmSync(v.dir, { recursive: true, force: true });
 }
 await browser.close();
 console.log(`import to first snapshot in Chromium, median of ${RUNS} runs each\n`);

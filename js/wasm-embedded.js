@@ -1,11 +1,15 @@
 // @ts-check
-// Loads the wasm module embedded in the package (gzipped, base64): no file
+// Loads the wasm module embedded in the package (LZMA, base64): no file
 // to serve, fetch or configure, in any host or bundler. The build makes
 // this file, or wasm-file.js, the package's wasm-load.js
 // (bench/load.bench.mjs measures both). Nothing runs at import: `init`
 // (or, in Node, `loadNow`) starts the work.
+//
+// LZMA, not gzip: 9 KB less for every page to download (docs/size.md,
+// "The module embedded as LZMA"); no host decodes it, so a 2 KB wasm
+// module of the package's own (unpack/) does, synchronously.
 import { initSync } from "./agui_tool_calls.js";
-import { wasmGzipBase64 } from "./wasm-bytes.js";
+import { unpackBase64, wasmLzmaBase64, wasmSize } from "./wasm-bytes.js";
 
 let compiled;
 let loading;
@@ -15,7 +19,7 @@ let warming;
 /** Compiles and instantiates the wasm module, once; later calls return the same promise. */
 export function init() {
   if (loading) return loading;
-  compiled = gunzip().then((bytes) => WebAssembly.compile(bytes));
+  compiled = Promise.resolve().then(() => WebAssembly.compile(unpacked()));
   loading = compiled.then((module) => {
     initSync({ module }); // a no-op where `loadNow` got there first
     ready = true;
@@ -24,15 +28,14 @@ export function init() {
 }
 
 /**
- * Where Node's zlib is at hand (Node 20.16+, 22.3+), compiles and
- * instantiates the module synchronously, for a tracker made before
- * `init()` resolved. Returns whether the module is ready; a browser has no
- * synchronous gunzip, and gets `false`.
+ * In Node (20.16+, 22.3+), compiles and instantiates the module
+ * synchronously, for a tracker made before `init()` resolved. Returns
+ * whether the module is ready; a browser gets `false`: compiling the
+ * module there would block the page, so it waits for `init()`.
  */
 export function loadNow() {
-  const zlib = nodeZlib();
-  if (!ready && zlib) {
-    const module = new WebAssembly.Module(zlib.gunzipSync(gzipped()));
+  if (!ready && globalThis.process?.getBuiltinModule) {
+    const module = new WebAssembly.Module(unpacked());
     initSync({ module });
     ready = true;
     compiled ??= Promise.resolve(module);
@@ -57,34 +60,35 @@ export function warmOnce(warm) {
 /** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
 export const warmed = () => warming ?? Promise.resolve(false);
 
-// Reached through `process` at run time, so that bundlers see no Node import.
-const nodeZlib = () => globalThis.process?.getBuiltinModule?.("node:zlib");
+/**
+ * The module's bytes, unpacked from wasm-bytes.js (exported for the
+ * build's check and the benchmarks, not by the package): the one place
+ * that names the embedded string. A minifier that finds it named in two places,
+ * or passed as an argument, may copy the string into each (Vite 8's did:
+ * an app downloaded the module twice). The bytes are a view of the
+ * decoder's memory: compiling copies them, and the decoder is then garbage.
+ */
+export function unpacked() {
+  const packed = decodeBase64(wasmLzmaBase64);
+  const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(unpackBase64)));
+  const { memory, unpack } = /** @type {{ memory: WebAssembly.Memory, unpack: (at: number, packed: number, size: number) => number }} */ (exports);
+  // Past everything the decoder uses: the input, the output, then its
+  // probabilities (at most 2 * 14,135 bytes, from an even address).
+  const at = memory.buffer.byteLength;
+  memory.grow(Math.ceil((packed.length + wasmSize + 28_272) / 65_536));
+  new Uint8Array(memory.buffer, at, packed.length).set(packed);
+  if (unpack(at, packed.length, wasmSize) !== 0) throw new Error("agui-tool-calls: the embedded wasm module is corrupt");
+  return new Uint8Array(memory.buffer, at + packed.length, wasmSize);
+}
 
 /**
- * The module's gzip bytes, decoded from wasm-bytes.js: the one place that
- * names the embedded string. A minifier that finds it named in two places,
- * or passed as an argument, may copy the string into each (Vite 8's did:
- * an app downloaded the module twice).
+ * @param {string} base64
+ * @returns {Uint8Array<ArrayBuffer>}
  */
-function gzipped() {
-  return decodeBase64(wasmGzipBase64);
-}
-
-async function gunzip() {
-  // Node 20.16+ and 22.3+: its zlib, synchronously. Through
-  // `DecompressionStream` + `Response`, Node would first load its whole
-  // fetch implementation, about 9% of a cold process.
-  const zlib = nodeZlib();
-  const bytes = gzipped();
-  if (zlib) return zlib.gunzipSync(bytes);
-  const stream = new Blob([/** @type {BlobPart} */ (bytes)]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).arrayBuffer();
-}
-
 function decodeBase64(base64) {
   // Native where the engine has it (Chromium 140+, Firefox 133+, Safari
   // 18.2+, Node 25+): the loop below runs over every byte, cold, at load.
-  const typed = /** @type {typeof Uint8Array & { fromBase64?: (text: string) => Uint8Array }} */ (Uint8Array);
+  const typed = /** @type {typeof Uint8Array & { fromBase64?: (text: string) => Uint8Array<ArrayBuffer> }} */ (Uint8Array);
   if (typeof typed.fromBase64 === "function") return typed.fromBase64(base64);
   const binary = atob(base64);
   const bytes = new Uint8Array(binary.length);

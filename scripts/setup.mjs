@@ -8,6 +8,7 @@
 //   - the wasm-bindgen CLI at exactly the version in Cargo.lock
 //   - the npm devDependencies, from the committed lockfile
 //   - Chromium and ChromeDriver (Debian packages) for the browser tests
+//   - xz (Debian's xz-utils), which packs the embedded wasm module
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -80,13 +81,23 @@ function ensureNodeModules() {
   writeFileSync(stamp, digest);
 }
 
-function ensureChromium() {
-  if (existsSync("/usr/bin/chromium") && existsSync("/usr/bin/chromedriver")) return;
+/** Installs Debian packages, as root or through sudo. */
+function aptInstall(packages) {
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
   const apt = (args) =>
     sudo.length ? run("sudo", ["apt-get", ...args]) : run("apt-get", args);
   apt(["update"]);
-  apt(["install", "-y", "--no-install-recommends", "chromium", "chromium-driver"]);
+  apt(["install", "-y", "--no-install-recommends", ...packages]);
+}
+
+function ensureChromium() {
+  if (existsSync("/usr/bin/chromium") && existsSync("/usr/bin/chromedriver")) return;
+  aptInstall(["chromium", "chromium-driver"]);
+}
+
+/** `xz`, which packs the embedded wasm module (scripts/build.mjs). */
+function ensureXz() {
+  if (capture("xz", ["--version"]) === null) aptInstall(["xz-utils"]);
 }
 
 export function setup() {
@@ -96,6 +107,7 @@ export function setup() {
   ensureWasmBindgenCli();
   ensureNodeModules();
   ensureChromium();
+  ensureXz();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,6 +1,6 @@
 // `npm test`: every check, in order, stopping at the first failure.
 //   setup -> rustfmt -> clippy (native and wasm32) -> the library with the
-//   declared rust-version -> native tests -> build
+//   declared rust-version -> native tests -> the decoder's (unpack/) -> build
 //   -> wasm-bindgen-test in Node and in headless Chromium -> JS tests on pkg/
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -27,6 +27,12 @@ main(async () => {
   run("cargo", [msrv, "check", "--lib"]);
   run("cargo", [msrv, "check", ...wasmTarget, "--lib"]);
   run("cargo", ["test"]);
+  // The decoder of the embedded module (unpack/): a crate of its own.
+  const unpack = ["--manifest-path", "unpack/Cargo.toml"];
+  run("cargo", ["fmt", ...unpack, "--check"]);
+  run("cargo", ["clippy", ...unpack, "--all-targets", "--", "-D", "warnings"]);
+  run("cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]);
+  run("cargo", ["test", ...unpack, "--release"]);
   await buildPackage();
   run("cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]);
   run("cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], { env: chromium });

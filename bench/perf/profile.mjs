@@ -19,8 +19,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { gzipSync } from "node:zlib";
-import { wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -102,17 +101,23 @@ async function profiledInChromium(pkgDir, key) {
   }
 }
 
-/** pkg/ with the build's wasm-opt pass minus the stripping of names. */
-function namedPackage() {
+/**
+ * pkg/ with the build's wasm-opt pass minus the stripping of names, and the
+ * main entry's modules as js/ holds them, unbundled and unminified, so that
+ * each layer's time is found by its file.
+ */
+async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
+  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"]) {
+    cpSync(path.join(root, "js", name), path.join(dir, name));
+  }
   const wasm = path.join(dir, "named.wasm");
   const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");
   // -g: keep the names section, which the build strips.
   const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), [...wasmOptLevel, "-g", ...wasmFeatures, input, "-o", wasm], { stdio: "inherit" });
   if (opt.status !== 0) throw new Error("wasm-opt failed");
-  const base64 = gzipSync(readFileSync(wasm)).toString("base64");
-  writeFileSync(path.join(dir, "wasm-bytes.js"), `export const wasmGzipBase64 = "${base64}";\n`);
+  writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(readFileSync(wasm)));
   return dir;
 }
 
@@ -194,7 +199,7 @@ if (process.argv[2] === "--child") {
     summarise(profile, name);
   };
   const keys = args.length > 0 ? args : ["a", "b"];
-  const pkgDir = namedPackage();
+  const pkgDir = await namedPackage();
   try {
     for (const key of keys) {
       if (key === "cold") {

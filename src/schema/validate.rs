@@ -745,13 +745,13 @@ fn numeric(kw: &Keywords, n: &Number, path: &Path, out: &mut Out<'_>) -> bool {
     for (limit, holds, keyword, words) in checks {
         if let Some(m) = limit.filter(|&m| !holds(x, m)) {
             ok = report(out, path, keyword, || {
-                format!("{n} must be {words} {}", number_text(m))
+                format!("{} must be {words} {}", number_text(x), number_text(m))
             });
         }
     }
     if let Some(m) = kw.multiple_of.filter(|&m| !is_multiple_of(n, m)) {
         ok = report(out, path, "multipleOf", || {
-            format!("{n} is not a multiple of {}", number_text(m))
+            format!("{} is not a multiple of {}", number_text(x), number_text(m))
         });
     }
     ok

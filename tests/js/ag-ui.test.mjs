@@ -8,7 +8,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { ToolCallTracker } from "../../pkg/index.js";
 import { trackAgent, UNTERMINATED } from "../../pkg/ag-ui.js";
 import { runStarted, runFinished, start, args, end, result, sse as sseOf } from "./support/events.mjs";
-import { CANCELLED } from "../../pkg/next-run.js";
+import { CANCELLED } from "../../js/next-run.js";
 import { startScriptedAgent } from "./support/scripted-agent.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 

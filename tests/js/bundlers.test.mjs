@@ -48,12 +48,12 @@ const bundlers = [
 ];
 
 /**
- * The first 64 characters of the embedded module's base64: its gzip header
+ * The first 64 characters of the embedded module's base64: its LZMA header
  * and the start of its data, found once in an app that holds it once (a
- * shorter mark, such as the header's `H4sI` alone, can turn up inside the
- * data by chance).
+ * shorter mark, such as the header alone, can turn up inside the data by
+ * chance).
  */
-const embeddedMark = readFileSync(path.join(root, "pkg", "wasm-bytes.js"), "utf8").match(/"(H4sI[A-Za-z0-9+/]{60})/)[1];
+const embeddedMark = readFileSync(path.join(root, "pkg", "wasm-bytes.js"), "utf8").match(/wasmLzmaBase64 ?= ?"([A-Za-z0-9+/]{64})/)[1];
 
 /** How many copies of the embedded wasm module a build's scripts hold. */
 function embeddedCopies(dist) {

@@ -4,7 +4,7 @@
 // change made each event cost grow with the thread (rule N1).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { derived } from "../../pkg/snapshot.js";
+import { derived } from "../../js/snapshot.js";
 import { ToolCallTracker } from "../../pkg/index.js";
 
 const call = (i, status) => Object.freeze({ id: `c${i}`, status });

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -73,7 +73,7 @@ test("in Node, a tracker made before init() loads the module synchronously, and 
   assert.equal(out, "running true");
 });
 
-test("without a synchronous gunzip (a browser, Node before 20.16), a tracker before init() is refused, naming init", () => {
+test("outside Node (a browser, Node before 20.16), a tracker before init() is refused, naming init", () => {
   const out = freshProcess(
     "delete process.getBuiltinModule;",
     `try { new pkg.ToolCallTracker(); } catch (e) { console.log(e.message); }
@@ -142,13 +142,13 @@ test("the package declares every entry, each with its own declarations", () => {
 });
 
 test("in Node, loading the module does not load Node's fetch implementation", () => {
-  // The gunzip through DecompressionStream + Response would load undici,
-  // about 9% of a cold process; Node's zlib does it synchronously.
+  // Bytes through fetch, Response or DecompressionStream would load
+  // undici, about 9% of a cold process; the module is unpacked in place.
   const loaded = freshProcess("", "await pkg.init(); console.log(process.moduleLoadList.filter((m) => m.includes('undici')).join(','))");
   assert.equal(loaded, "");
 });
 
-test("without Node's zlib, the module loads through DecompressionStream", () => {
+test("without Node's builtins, the module loads through init() alone", () => {
   // As in a browser, or Node before 20.16: no process.getBuiltinModule.
   const out = freshProcess(
     "delete process.getBuiltinModule;",
@@ -158,20 +158,31 @@ test("without Node's zlib, the module loads through DecompressionStream", () => 
 });
 
 test("the modules a stream runs carry V8's compile hint on line 1", () => {
-  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "agui_tool_calls.js"]) {
+  for (const name of ["index.js", "agui_tool_calls.js"]) {
     assert.equal(readFileSync(path.join(pkgDir, name), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad", name);
   }
 });
 
-test("the minified page modules map back to js/: each source map carries its source", () => {
-  const js = path.join(pkgDir, "..", "js");
-  const built = { "index.js": "index.js", "wasm-load.js": "wasm-embedded.js", "snapshot.js": "snapshot.js", "partial-value.js": "partial-value.js", "next-run.js": "next-run.js" };
-  for (const [name, from] of Object.entries(built)) {
+test("the main entry bundles its own modules, and no page module imports one of them", () => {
+  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"];
+  for (const name of bundled) assert.ok(!existsSync(path.join(pkgDir, name)), `${name} ships apart`);
+  const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/from\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
+  assert.deepEqual(imports("index.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
+  assert.deepEqual(imports("wasm-load.js").sort(), ["agui_tool_calls.js", "wasm-bytes.js"]);
+});
+
+test("the minified page modules map back to js/: each source map carries its sources", () => {
+  const repo = path.join(pkgDir, "..");
+  const built = {
+    "index.js": ["js/partial-value.js", "js/snapshot.js", "js/next-run.js", "js/processing.js", "js/resume.js", "js/outgoing.js", "js/index.js"],
+    "wasm-load.js": ["js/wasm-embedded.js"],
+  };
+  for (const [name, sources] of Object.entries(built)) {
     const source = readFileSync(path.join(pkgDir, name), "utf8");
     assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
     const map = JSON.parse(readFileSync(path.join(pkgDir, `${name}.map`), "utf8"));
-    assert.deepEqual(map.sources, [`js/${from}`], name);
-    assert.equal(map.sourcesContent[0], readFileSync(path.join(js, from), "utf8"), name);
+    assert.deepEqual([...map.sources].sort(), [...sources].sort(), name);
+    map.sources.forEach((file, i) => assert.equal(map.sourcesContent[i], readFileSync(path.join(repo, file), "utf8"), `${name}: ${file}`));
   }
 });
 

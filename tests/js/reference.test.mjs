@@ -257,7 +257,7 @@ const OUTGOING = {
 
 test("p4_outgoing_input_is_judged_as_the_reference_judges_it", async () => {
   const { enforceOutgoingInput } = await import("@ag-ui/client");
-  const { outgoingInput } = await import("../../pkg/outgoing.js");
+  const { outgoingInput } = await import("../../js/outgoing.js");
   for (const [name, input] of Object.entries(OUTGOING)) {
     const warn = console.warn;
     console.warn = () => {};

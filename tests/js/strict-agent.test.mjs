@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { HttpAgent } from "@ag-ui/client";
 import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
 import { trackAgent } from "../../pkg/ag-ui.js";
-import { CANCELLED } from "../../pkg/next-run.js";
+import { CANCELLED } from "../../js/next-run.js";
 import { runStarted, runFinished, start, args, end } from "./support/events.mjs";
 import { startStrictAgent } from "./support/strict-agent.mjs";
 import { checkHistory } from "./support/history-check.mjs";

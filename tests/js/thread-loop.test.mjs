@@ -6,7 +6,7 @@ import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
 import { enforceOutgoingInput } from "@ag-ui/client";
 import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
-import { ABANDONED, CANCELLED } from "../../pkg/next-run.js";
+import { ABANDONED, CANCELLED } from "../../js/next-run.js";
 import { runStarted, runFinished, start, args, end, result, call, sse } from "./support/events.mjs";
 import { checkHistory } from "./support/history-check.mjs";
 
