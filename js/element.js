@@ -9,9 +9,8 @@
 //   list.addEventListener("agui-approve", (e) => tracker.approve(e.detail.callId));
 //
 // Plain custom elements, not lit: no dependency (lit is about 5 KB gzip,
-// most of this whole entry, 6.1 KB with the store and the shared actions),
-// and what lit would
-// add (templates, a reactive update cycle) is covered by the shared store
+// nearly this whole entry, 6.1 KB with the store and the shared actions),
+// and what lit would add (templates, a reactive update cycle) is covered by the shared store
 // (./store.js), which already decides when to render: one tracker subscription per tracker for every element (and
 // every React hook) on the page, at most one publication per animation
 // frame, dropped when the last element leaves the document. A call element
