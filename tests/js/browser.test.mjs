@@ -46,7 +46,9 @@ test("loads in a plain <script type=module> page: the main, init and ag-ui entri
 test("the tracker, round-trip and partial-value suites pass in Chromium too", async () => {
   // The same test files as in Node, with `node:test` and `node:assert/strict`
   // mapped to small browser stand-ins (tests/js/support/in-browser/).
-  const server = await serveStatic({ "/pkg/": pkgDir, "/tests/js/": path.join(root, "tests", "js") });
+  // js/ too: the partial-value suite reads the builder from its source
+  // (the package bundles it into the main entry).
+  const server = await serveStatic({ "/pkg/": pkgDir, "/tests/js/": path.join(root, "tests", "js"), "/js/": path.join(root, "js") });
   try {
     const files = ["tracker.test.mjs", "round-trip.test.mjs", "partial-value.test.mjs"].map((f) => `file=${f}`).join("&");
     const results = await resultOf(`${server.url}/tests/js/support/in-browser/suite.html?${files}`, 120_000);
