@@ -1,20 +1,43 @@
 // @ts-check
 // The public face of the package: the ToolCallTracker class over the wasm
-// core, and the checks every argument passes before it crosses (below).
+// core, `init`, `warmUp` and the errors its methods throw. The checks every
+// argument passes before it crosses are js/arguments.js; the warm-ups,
+// js/warm-up.js; the text read straight from wasm memory, js/wasm-text.js.
 //
 // Importing this module (the main entry, and `agui-tool-calls/init`, its
 // other name) starts nothing and awaits nothing: no top-level await, no
 // timer, no worker, so that every bundler's default target takes it.
 // `init()` loads the wasm module; in Node, a tracker made before that
 // loads it synchronously (`loadNow`).
-import { WasmTracker, initSync } from "./agui_tool_calls.js";
-import { init as load, loadNow, initialized, warmOnce } from "./wasm-load.js";
+import { WasmTracker } from "./agui_tool_calls.js";
+import { init as load, loadNow, initialized } from "./wasm-load.js";
 import { SnapshotBuilder } from "./snapshot.js";
 
 import { completeHistory } from "./next-run.js";
 import { recognised } from "./processing.js";
 import { resumeList } from "./resume.js";
 import { outgoingInput } from "./outgoing.js";
+// Imported last, so bundled next to the class that calls them: 38 bytes
+// gzip smaller than first.
+import {
+  checkContent,
+  checkOptions,
+  checkRunInput,
+  crossing,
+  fail,
+  jsonText,
+  kind,
+  optionalString,
+  plainArgs,
+  read,
+  requireString,
+  restoreInput,
+  spelt,
+  toBytes,
+  unreadable,
+} from "./arguments.js";
+import { startWarmUp, streamBegan } from "./warm-up.js";
+import { applyTextChange } from "./wasm-text.js";
 
 /**
  * Compiles and instantiates the wasm module, once, and starts the warm-up
@@ -28,14 +51,14 @@ export function init(options) {
     throw new TypeError('init(options): options must be { warmUp?: "idle" | "worker" | "off" }');
   }
   const loaded = load();
-  if (mode !== "off") startWarmUp(mode);
+  if (mode !== "off") startWarmUp(mode, ToolCallTracker);
   return loaded;
 }
 
 /**
  * Loads the module (as `init`) and warms the stream's code up, once per
  * page or process (a later call returns the first one's promise):
- * `"idle"` (the default) on this thread once it is idle (`warmWhenIdle`),
+ * `"idle"` (the default) on this thread once it is idle (js/warm-up.js),
  * `"worker"` on a module worker in a browser page (js/warm.js). Resolves
  * whether the warm-up ran to its end.
  * @param {"idle" | "worker"} [mode]
@@ -43,87 +66,10 @@ export function init(options) {
  */
 export function warmUp(mode = "idle") {
   if (mode !== "idle" && mode !== "worker") throw new TypeError('warmUp(mode): mode must be "idle" or "worker"');
-  return startWarmUp(mode);
+  return startWarmUp(mode, ToolCallTracker);
 }
 
 const WARM_UPS = ["idle", "worker", "off"];
-
-/** The warm-up `mode` names, unless one started before. */
-function startWarmUp(mode) {
-  return warmOnce((compiled, loaded) => {
-    if (mode === "worker") return import("./warm.js").then((m) => m.warm(compiled, warmUpFrames()), () => false);
-    return loaded.then(warmWhenIdle, () => false);
-  });
-}
-
-/**
- * Whether a tracker has been fed (the warm-up's own aside): then the first
- * stream has begun, compiling as it goes, and there is nothing left to
- * warm. Making one is not enough: an app makes its tracker when it mounts,
- * long before its first stream.
- */
-let streamed = false;
-
-/**
- * The `"idle"` warm-up. V8 compiles a wasm function on its first call, and
- * a JS function on its first run, on the thread that runs it: a page's
- * first stream paid about half its main-thread time for that
- * (bench/perf/cold-chromium.mjs). Once the thread is idle (a browser's
- * `requestIdleCallback`; elsewhere, Node or a worker, the next turn of its
- * event loop, a timer that does not keep Node's process alive), and
- * unless a tracker has been fed by then, the warm-up stream
- * (`warmUpStream`) runs through two throwaway trackers, as bytes and as
- * objects, its snapshots read as a component reads them. Resolves whether
- * it ran, cleanly.
- */
-function warmWhenIdle() {
-  return new Promise((resolve) => {
-    const run = () => resolve(!streamed && warmHere());
-    if (typeof requestIdleCallback === "function") requestIdleCallback(run);
-    else Object(setTimeout(run)).unref?.(); // Node's timer object; a number elsewhere
-  });
-}
-
-function warmHere() {
-  const frames = warmUpFrames();
-  const trackers = [new ToolCallTracker(), new ToolCallTracker()];
-  try {
-    warmUpEvents().forEach((event, i) => {
-      for (const snapshot of [trackers[0].pushSse(frames[i]), trackers[1].push(event)]) void snapshot.openCalls[0]?.partialArgs;
-    });
-    return trackers.every((tracker) => {
-      const { run, violations } = tracker.snapshot();
-      return run.status === "finished" && violations.length === 0;
-    });
-  } catch {
-    return false;
-  } finally {
-    for (const tracker of trackers) tracker.free();
-    streamed = false;
-  }
-}
-
-// The small stream both warm-ups run: one clean run with one call, so that
-// every event reaches the code it is to warm. Its argument deltas end
-// inside a string, an escape, a number and a literal, as a model's do, and
-// hold every kind of JSON value. Each event's JSON, as an agent sends it.
-const warmUpStream = [
-  '{"type":"RUN_STARTED","threadId":"t","runId":"r"}',
-  '{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}',
-  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"{\\"q\\":\\"caf\\\\u00"}',
-  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"e9 \\\\\\"x\\\\\\"\\",\\"n\\":-1.5"}',
-  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"e1,\\"l\\":[true,nu"}',
-  '{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":"ll],\\"o\\":{}}"}',
-  '{"type":"TOOL_CALL_END","toolCallId":"c1"}',
-  '{"type":"TOOL_CALL_RESULT","messageId":"m1","toolCallId":"c1","content":"found"}',
-  '{"type":"RUN_FINISHED","threadId":"t","runId":"r"}',
-];
-
-/** The stream's events, as objects. */
-const warmUpEvents = () => warmUpStream.map((json) => JSON.parse(json));
-
-/** The same events as event-stream frames, a frame per event, in the bytes a `fetch` body reads. */
-const warmUpFrames = () => warmUpStream.map((json) => encoder.encode(`data: ${json}\n\n`));
 
 /** Thrown by `push`, `pushJson` and `pushSse` when the stream breaks a fatal rule. */
 export class ToolCallStreamError extends Error {
@@ -195,7 +141,8 @@ export class ToolCallTracker {
     this.#live("push");
     const events = this.#onEvent && (() => this.#accepted(event));
     // The stream's commonest event crosses as its fields, not as JSON.
-    if (plainArgs(event)) return this.#pushed("push", ARGS_FIELDS, null, events);
+    const args = plainArgs(event);
+    if (args) return this.#pushed("push", ARGS_FIELDS, args, events);
     // What is not an object (even `undefined`, which JSON cannot spell) still
     // reaches the core, which reports it (rule E2) with the event's index.
     const text = jsonText(event, "push(event)") ?? "null";
@@ -472,8 +419,8 @@ export class ToolCallTracker {
 
   /**
    * Reads `input` into the live core, as `form` says: SSE bytes, one
-   * event's JSON text, or (no input) the plain `TOOL_CALL_ARGS` event
-   * `plainArgs` just accepted; then folds in what changed. `events()`, when given, lists
+   * event's JSON text, or the fields `plainArgs` read from a plain
+   * `TOOL_CALL_ARGS` event; then folds in what changed. `events()`, when given, lists
    * the events read for `onEvent`. What changed (see the binding): 0,
    * nothing; 1, a record to take; otherwise text appended to one open
    * call, described by the core's change header at that address and read
@@ -482,19 +429,19 @@ export class ToolCallTracker {
    */
   #pushed(method, form, input, events) {
     const before = this.#builder.snapshot;
-    streamed = true;
+    streamBegan();
     // Checked again: reading the argument (a getter, a Proxy trap) may have freed the tracker.
     const core = this.#live(method);
     let change;
     try {
       if (form === SSE_BYTES) core.feedSse(input);
-      else if (form === ARGS_FIELDS) core.feedArgs(argsId, argsDelta, argsTimestamp);
+      else if (form === ARGS_FIELDS) core.feedArgs(input[0], input[1], input[2]);
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {
       throw this.#trapped(method, core, error);
     }
-    if (change > 1) this.#appended(change);
+    if (change > 1) applyTextChange(this.#builder, change);
     else if (change) this.#builder.apply(JSON.parse(this.#call(method, (c) => c.takeRecord())));
     // Each event once; none after `onEvent` freed the tracker. What the
     // processing model drops or strips never reaches onEvent (rules E3, P1, P2).
@@ -506,15 +453,6 @@ export class ToolCallTracker {
     const snapshot = this.#notify(before);
     if (snapshot.fatal) throw new ToolCallStreamError(snapshot.fatal);
     return snapshot;
-  }
-
-  /** Folds in the text appended to one open call: `[version, index, text address, append bytes, suffix bytes, cut]` at `header` (`TextChange` in the binding). */
-  #appended(header) {
-    const h = header / 8;
-    const bytes = memory();
-    const at = floats[h + 2], appended = floats[h + 3];
-    const text = utf8(bytes, at, appended);
-    this.#builder.appendText(floats[h], floats[h + 1], text, floats[h + 5], utf8(bytes, at + appended, floats[h + 4]));
   }
 
   /** A pushed event was read unless the stream stopped. */
@@ -566,45 +504,8 @@ export class ToolCallTracker {
   }
 }
 
-// The wasm memory, read for change headers and appended text. Views are
-// remade when the memory grew (the old buffer is then detached, length 0).
-let bytesView = new Uint8Array(0);
-let floats;
-
-function memory() {
-  if (bytesView.byteLength === 0) {
-    bytesView = new Uint8Array(initSync().memory.buffer);
-    floats = new Float64Array(bytesView.buffer);
-  }
-  return bytesView;
-}
-
-const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+// A string chunk of `pushSse` crosses as UTF-8.
 const encoder = new TextEncoder();
-
-/**
- * UTF-8 text in wasm memory (valid: the core's own string). A short run,
- * a typical delta, is decoded here: a call into the decoder costs more
- * than the whole of it.
- */
-function utf8(bytes, at, length) {
-  const end = at + length;
-  if (length > 32) return decoder.decode(bytes.subarray(at, end));
-  let text = "";
-  for (let i = at; i < end; ) {
-    let c = bytes[i++];
-    if (c < 0x80) {
-      text += String.fromCharCode(c);
-      continue;
-    }
-    // A lead byte then 1 to 3 continuation bytes of 6 bits each.
-    const more = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : 1;
-    c &= 0x3f >> more;
-    for (let k = 0; k < more; k++) c = (c << 6) | (bytes[i++] & 0x3f);
-    text += String.fromCodePoint(c);
-  }
-  return text;
-}
 
 /** Frees a wasm tracker; one that trapped mid-call may refuse (the glue has unregistered it already). */
 function release(core) {
@@ -631,52 +532,6 @@ function newMessageId() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * A chunk's bytes as a plain `Uint8Array`, its extent read through the
- * intrinsic getters alone: the glue sizes its allocation in wasm memory by
- * the chunk's `length`, then copies every byte, so a subclass's `length`
- * that lies, or a Proxy's that changes between reads, would write past the
- * allocation into other trackers' memory. A Proxy is no view or buffer.
- */
-function toBytes(chunk) {
-  const view = ArrayBuffer.isView(chunk);
-  const [buffer, offset, length] = !view ? bufferExtent : typedTag.call(chunk) ? typedExtent : dataViewExtent;
-  let bytes;
-  try {
-    bytes = new Uint8Array(buffer.call(chunk), offset.call(chunk), length.call(chunk));
-  } catch (error) {
-    if (view || isBuffer(chunk)) throw new TypeError("pushSse(chunk): chunk's ArrayBuffer was detached (transferred)", { cause: error });
-  }
-  return bytes ?? fail("pushSse(chunk): chunk", "a string or a Uint8Array", chunk);
-}
-
-const getters = (proto, ...names) => names.map((name) => Object.getOwnPropertyDescriptor(proto, name).get);
-const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
-// A typed array's tag (undefined for a DataView); its extent, a DataView's, a buffer's.
-const [typedTag] = getters(typedArray, Symbol.toStringTag);
-const typedExtent = getters(typedArray, "buffer", "byteOffset", "byteLength");
-const dataViewExtent = getters(DataView.prototype, "buffer", "byteOffset", "byteLength");
-const [bufferLength] = getters(ArrayBuffer.prototype, "byteLength");
-const bufferExtent = [function () { return this; }, () => 0, bufferLength];
-
-/** Whether `value` is an ArrayBuffer itself (a Proxy or a SharedArrayBuffer is not). */
-function isBuffer(value) {
-  try {
-    return bufferLength.call(value) >= 0;
-  } catch {
-    return false;
-  }
-}
-
-// The application's arguments, checked before they cross into wasm: the
-// glue trusts its types (a number where it expects a string reads arbitrary
-// memory, a trap). Only strings and bytes cross; objects become JSON here,
-// and checks read the plain value that JSON spells, so getters, `toJSON`
-// and Proxy traps run once, inside `jsonText`'s `try`.
-
-/** The longest string (UTF-16 units) or byte array one call moves into wasm: 32 Mi. */
-const MAX_CROSSING = 2 ** 25;
-
 /** Thrown by every method of a tracker after `free()`. */
 export class TrackerFreedError extends Error {
   constructor(method) {
@@ -693,153 +548,14 @@ export class TrackerTrappedError extends Error {
   }
 }
 
-/** What a value is, for messages (`Array.isArray` throws on a revoked Proxy). */
-function kind(v) {
-  try {
-    return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
-  } catch {
-    return "a revoked Proxy";
-  }
-}
-const fail = (name, what, v) => {
-  throw new TypeError(`${name} must be ${what} (got ${kind(v)})`);
-};
-
 /** The forms of `#pushed`'s input. */
 const JSON_TEXT = 0;
 const SSE_BYTES = 1;
 const ARGS_FIELDS = 2;
-
-// The fields of the event `plainArgs` accepted last: read once each, as
-// JSON.stringify would have read them, and passed on at once (`#pushed`).
-let argsId = "";
-let argsDelta = "";
-let argsTimestamp = -1;
-
-/**
- * Whether `event` is a plain `TOOL_CALL_ARGS` object and no more: own keys
- * `type`, `toolCallId` and `delta`, with `timestamp` second when there is
- * one (as `@ag-ui/core`'s schemas order it), a whole number of
- * milliseconds; the id and delta whole strings (a lone surrogate half
- * crosses as JSON, whose escape keeps it for its pair: rule T4); no
- * `toJSON`. Its fields are then in `argsId`, `argsDelta` and
- * `argsTimestamp` (-1 for none), and the core reads it as it reads its
- * JSON text (`Tracker::push_args`). Anything else, or what throws here,
- * goes the JSON way.
- * @param {any} event
- */
-function plainArgs(event) {
-  try {
-    // Object.getPrototypeOf throws for null and undefined, caught below.
-    if (Object.getPrototypeOf(event) !== Object.prototype) return false;
-    const keys = Object.keys(event);
-    const at = keys.length - 3;
-    if (at > 1 || keys[0] !== "type" || (at === 1 && keys[1] !== "timestamp") || keys[at + 1] !== "toolCallId" || keys[at + 2] !== "delta") return false;
-    const { type, timestamp, toolCallId, delta, toJSON } = event;
-    if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return false;
-    if (at === 1 && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return false;
-    argsId = toolCallId;
-    argsDelta = delta;
-    argsTimestamp = at === 1 ? timestamp : -1;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `s` is a string with no lone surrogate (`isWellFormed`: Node 20, every current browser; without it, none is taken as whole), short enough to cross. */
-const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && s.isWellFormed?.() === true;
-
-function crossing(value, name) {
-  if (value.length > MAX_CROSSING) throw new RangeError(`${name} is ${value.length} long, over the ${MAX_CROSSING} one call may pass`);
-  return value;
-}
-
-const requireString = (v, name) => (typeof v === "string" ? crossing(v, name) : fail(name, "a string", v));
-const optionalString = (v, name) => (v == null ? undefined : requireString(v, name));
-
-/** A TypeError for an argument whose getter, `toJSON` or Proxy trap threw. */
-function unreadable(name, error) {
-  throw new TypeError(`${name} cannot be read as JSON: ${error?.message ?? error}`, { cause: error });
-}
-
-/** What `get` reads from an argument, or a TypeError naming it when a getter or Proxy trap throws. */
-function read(get, name) {
-  try {
-    return get();
-  } catch (error) {
-    throw new TypeError(`${name} cannot be read: ${error?.message ?? error}`, { cause: error });
-  }
-}
-
-/** JSON text of `value` (`undefined` where JSON cannot spell it), or a TypeError naming it. */
-function jsonText(value, name, replacer) {
-  try {
-    return JSON.stringify(value, replacer);
-  } catch (error) {
-    unreadable(name, error);
-  }
-}
-
-/** JSON text of an object (or array, with `array`) and the plain value it spells. */
-function spelt(value, name, array, replacer) {
-  const wanted = array ? "an array" : "object";
-  if (kind(value) !== wanted) fail(name, array ? "an array" : "an object", value);
-  const text = jsonText(value, name, replacer);
-  if (text === undefined) fail(name, "JSON", text);
-  return [crossing(text, name), JSON.parse(text)];
-}
-
-/** A checker of an object's fields: `[key, check, required]`. */
-const shape = (fields) => (v, name) => {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) fail(name, "an object", v);
-  for (const [key, check, required] of fields) {
-    if (v[key] !== undefined) check(v[key], `${name}.${key}`);
-    else if (required) throw new TypeError(`${name}.${key} is missing`);
-  }
-};
-const list = (check) => (v, name) => (Array.isArray(v) ? v.forEach((x, i) => check(x, `${name}[${i}]`)) : fail(name, "an array", v));
-const str = (v, name) => void requireString(v, name);
-
-/** The constructor's options as JSON (the core names a field it refuses) and the plain value; NaN and Infinity are refused, not read as absent. */
-function checkOptions(options) {
-  const finite = (key, v) => (typeof v !== "number" || Number.isFinite(v) ? v : fail(`options.${key}`, "a finite number", v));
-  return options === undefined ? ["{}", {}] : spelt(options, "ToolCallTracker options", false, finite);
-}
-
-const runInput = shape([
-  ["threadId", str, true],
-  ["runId", str, true],
-  ["parentRunId", str],
-  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
-  ["tools", list(shape([["name", str, true], ["description", str]]))],
-  ["context", list(shape([]))],
-  ["resume", list(shape([["interruptId", str, true], ["status", str, true]]))],
-]);
-
-/** Saved history for `restore`: its messages, and the tools it advertised. */
-const restoreInput = shape([
-  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
-  ["tools", list(shape([["name", str, true], ["description", str]]))],
-]);
 
 /** The names of a list of tools (anything else: none; `startRun` names what is wrong). */
 function toolNames(tools) {
   const names = new Set();
   if (Array.isArray(tools)) for (const t of tools) if (typeof t?.name === "string") names.add(t.name);
   return names;
-}
-
-/** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */
-function checkRunInput(input) {
-  const [text, plain] = spelt(input, "startRun(input)", false);
-  runInput(plain, "startRun(input): input");
-  return text;
-}
-
-/** Answer content as JSON: a string, or an array of content parts (kept as given: the parts are the core's to judge). */
-function checkContent(content, name) {
-  if (typeof content === "string") return JSON.stringify(crossing(content, name));
-  if (kind(content) !== "an array") fail(name, "a string or an array of content parts", content);
-  return spelt(content, name, true)[0];
 }

@@ -1,7 +1,7 @@
 // @ts-check
 // The worker of warm.js: instantiates the module the page compiled (the
 // same compiled code, shared) and runs the small stream the page sends
-// (js/index.js) through the wasm tracker once, so that V8 compiles the
+// (js/warm-up.js) through the wasm tracker once, so that V8 compiles the
 // functions a stream runs on this thread rather than on the page's. Its
 // memory goes with it.
 import { WasmTracker, initSync } from "./agui_tool_calls.js";

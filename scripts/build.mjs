@@ -325,12 +325,13 @@ function checkExports() {
 const pageModules = ["index.js", "wasm-load.js", `${crate}.js`, wasmLoading === "file" ? wasmFile : "wasm-bytes.js"];
 /**
  * The main entry's own modules, which Rollup bundles into its `index.js`:
- * one module gzips 2.3 KB smaller than six apart (gzip shares nothing
- * across files), and a page without a bundler makes six requests fewer.
+ * one module gzipped 2.3 KB smaller than the first six apart (gzip shares
+ * nothing across files), and a page without a bundler makes a request
+ * fewer per module.
  * The loader (`wasm-load.js`, which the benchmarks swap), the glue (the
  * worker warm-up's too) and the module's bytes stay files of their own.
  */
-const bundledIntoIndex = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"];
+const bundledIntoIndex = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
 /**
  * The bindings, each an entry of its own with the shared store
  * (`store.js`): never in the main entry's module graph, minified like the

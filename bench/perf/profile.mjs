@@ -109,7 +109,7 @@ async function profiledInChromium(pkgDir, key) {
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
-  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"]) {
+  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"]) {
     cpSync(path.join(root, "js", name), path.join(dir, name));
   }
   const wasm = path.join(dir, "named.wasm");

@@ -61,7 +61,7 @@ test("the tracker, round-trip and partial-value suites pass in Chromium too", as
 });
 
 test("the warm-ups: none unless asked for; the page's thread once it is idle, unless a stream began; a worker", async () => {
-  // js/index.js (warmWhenIdle) and js/warm.js: each runs a small stream
+  // js/warm-up.js (warmWhenIdle) and js/warm.js: each runs a small stream
   // through the module to its end before the page's first; the page's
   // own tracker starts from nothing all the same. A page where no worker
   // may start loses only that; only "worker" constructs one.

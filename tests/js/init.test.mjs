@@ -164,7 +164,7 @@ test("the modules a stream runs carry V8's compile hint on line 1", () => {
 });
 
 test("the main entry bundles its own modules, and no page module imports one of them", () => {
-  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js"];
+  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
   for (const name of bundled) assert.ok(!existsSync(path.join(pkgDir, name)), `${name} ships apart`);
   const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/from\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
   assert.deepEqual(imports("index.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
@@ -174,7 +174,18 @@ test("the main entry bundles its own modules, and no page module imports one of 
 test("the minified page modules map back to js/: each source map carries its sources", () => {
   const repo = path.join(pkgDir, "..");
   const built = {
-    "index.js": ["js/partial-value.js", "js/snapshot.js", "js/next-run.js", "js/processing.js", "js/resume.js", "js/outgoing.js", "js/index.js"],
+    "index.js": [
+      "js/partial-value.js",
+      "js/snapshot.js",
+      "js/next-run.js",
+      "js/processing.js",
+      "js/resume.js",
+      "js/outgoing.js",
+      "js/arguments.js",
+      "js/warm-up.js",
+      "js/wasm-text.js",
+      "js/index.js",
+    ],
     "wasm-load.js": ["js/wasm-embedded.js"],
   };
   for (const [name, sources] of Object.entries(built)) {
