@@ -58,6 +58,7 @@ fn replay(options: Options) -> Tracker {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // the whole final state of one stream, checked in one place
 fn replay_of_a_multi_run_stream_gives_the_whole_final_state() {
     let t = replay(Options::default());
 

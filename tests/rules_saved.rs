@@ -213,6 +213,7 @@ fn f8_a_value_of_another_version_is_refused_saying_so() {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // one table of corrupted values, each with the refusal it earns
 fn s5_a_corrupted_saved_value_is_refused_naming_the_field_and_the_tracker_stays_usable() {
     let mut t = reloaded();
     let cases: Vec<(String, &str)> = vec![

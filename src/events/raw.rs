@@ -223,6 +223,7 @@ fn safe_integer(text: &str) -> bool {
 }
 
 /// The body of an event of type `event_type` (the text `c` names it by).
+#[allow(clippy::too_many_lines)] // one arm per event type, in the order the protocol lists them
 fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, EventError> {
     Ok(match c.event_type {
         "RUN_STARTED" => EventBody::RunStarted {

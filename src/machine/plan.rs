@@ -199,50 +199,89 @@ impl Tracker {
         plan: &mut Plan<'a>,
         event: &mut Event<'a>,
     ) -> Result<(), Violation> {
-        let index = plan.index;
         self.check_lifecycle(plan, event)?;
         self.plan_lane_closing(plan, event);
         let owner = event.owner.take();
         let metadata = event.metadata.take();
-        let body = match &mut event.body {
+        let body = &mut event.body;
+        match body {
             // The commonest event, read where it lies.
             EventBody::ToolCallArgs {
                 tool_call_id,
                 delta,
-            } => {
-                let i =
-                    self.open_call(plan, tool_call_id, owner.as_deref(), "T1", "TOOL_CALL_ARGS")?;
-                // With metadata (rare), not alone in its plan: charged in full.
-                if let Some(m) = metadata {
-                    plan.ops.push(Op::Merge(Target::Call(CallRef::Index(i)), m));
-                }
-                // An empty delta appends nothing, and must not turn a high
-                // surrogate held for its pair into U+FFFD as a delta that
-                // does not begin with the low half would.
-                if delta.is_empty() {
-                    return self.charge(plan);
-                }
-                // Alone in its plan (no lane closed before it), the delta
-                // is charged by itself.
-                let alone = plan.ops.first.is_none();
-                // What the reader will append: the text, and the character
-                // of a surrogate pair joined or left alone.
-                let added = self.calls[i].args.tail().push_delta(delta);
-                plan.ops
-                    .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
-                return if alone {
-                    self.charge_delta(plan, i, added)
-                } else {
-                    self.charge(plan)
-                };
+            } => return self.plan_args(plan, tool_call_id, delta, owner.as_deref(), metadata),
+            EventBody::RunStarted { .. }
+            | EventBody::RunFinished { .. }
+            | EventBody::RunError { .. }
+            | EventBody::MessagesSnapshot { .. } => self.plan_run_event(plan, take(body))?,
+            EventBody::TextMessageStart { .. }
+            | EventBody::TextMessageContent { .. }
+            | EventBody::TextMessageEnd { .. }
+            | EventBody::TextMessageChunk { .. } => {
+                self.plan_text_event(plan, take(body), owner, metadata)?;
             }
-            body => std::mem::replace(
-                body,
-                EventBody::TextMessageEnd {
-                    message_id: Text::Borrowed(""),
-                },
-            ),
-        };
+            EventBody::ToolCallStart { .. }
+            | EventBody::ToolCallEnd { .. }
+            | EventBody::ToolCallChunk { .. }
+            | EventBody::ToolCallResult { .. } => {
+                self.plan_tool_event(plan, take(body), owner, metadata)?;
+            }
+            EventBody::SubagentStarted(_)
+            | EventBody::SubagentFinished { .. }
+            | EventBody::SubagentError { .. } => {
+                self.plan_subagent_event(plan, take(body), owner)?;
+            }
+            EventBody::EncryptedValue { .. } | EventBody::Other { .. } => {
+                self.plan_aside_event(plan, take(body));
+            }
+        }
+        self.charge(plan)
+    }
+
+    /// `TOOL_CALL_ARGS` (rules T1, A3, S5), planned and charged.
+    #[inline]
+    fn plan_args<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        tool_call_id: &str,
+        delta: &mut JsonStr<'a>,
+        owner: Option<&str>,
+        metadata: Option<Opaque>,
+    ) -> Result<(), Violation> {
+        let i = self.open_call(plan, tool_call_id, owner, "T1", "TOOL_CALL_ARGS")?;
+        // With metadata (rare), not alone in its plan: charged in full.
+        if let Some(m) = metadata {
+            plan.ops.push(Op::Merge(Target::Call(CallRef::Index(i)), m));
+        }
+        // An empty delta appends nothing, and must not turn a high
+        // surrogate held for its pair into U+FFFD as a delta that
+        // does not begin with the low half would.
+        if delta.is_empty() {
+            return self.charge(plan);
+        }
+        // Alone in its plan (no lane closed before it), the delta
+        // is charged by itself.
+        let alone = plan.ops.first.is_none();
+        // What the reader will append: the text, and the character
+        // of a surrogate pair joined or left alone.
+        let added = self.calls[i].args.tail().push_delta(delta);
+        plan.ops
+            .push(Op::Args(CallRef::Index(i), std::mem::take(delta)));
+        if alone {
+            self.charge_delta(plan, i, added)
+        } else {
+            self.charge(plan)
+        }
+    }
+
+    /// `RUN_STARTED`, `RUN_FINISHED`, `RUN_ERROR` and `MESSAGES_SNAPSHOT`
+    /// (rules L4, A5, A8, F1, F5, P1-P3); any other body plans nothing.
+    #[inline]
+    fn plan_run_event<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        body: EventBody<'a>,
+    ) -> Result<(), Violation> {
         match body {
             EventBody::RunStarted {
                 thread_id,
@@ -283,6 +322,27 @@ impl Tracker {
                     code: code.map(Text::into_owned),
                 });
             }
+            EventBody::MessagesSnapshot { messages, stripped } => {
+                record_stripped(plan, stripped, None);
+                self.plan_seed(plan, messages, false)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The `TEXT_MESSAGE_*` events: a message's owner (rule A1), its
+    /// `metadata` (rule F10) and chunks (rules C1-C7); any other body plans
+    /// nothing.
+    #[inline]
+    fn plan_text_event<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        body: EventBody<'a>,
+        owner: Option<Text<'a>>,
+        metadata: Option<Opaque>,
+    ) -> Result<(), Violation> {
+        match body {
             EventBody::TextMessageStart { message_id, .. } => {
                 let message_id = message_id.into_owned();
                 // The owner first: the message is then known to merge into.
@@ -302,6 +362,23 @@ impl Tracker {
             EventBody::TextMessageChunk { message_id, .. } => {
                 self.plan_text_chunk(plan, owner, message_id, metadata)?;
             }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// `TOOL_CALL_START`, `TOOL_CALL_END`, `TOOL_CALL_CHUNK` and
+    /// `TOOL_CALL_RESULT` (their rules at `plan_start`, `open_call`,
+    /// `plan_tool_chunk` and `plan_result`); any other body plans nothing.
+    #[inline]
+    fn plan_tool_event<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        body: EventBody<'a>,
+        owner: Option<Text<'a>>,
+        metadata: Option<Opaque>,
+    ) -> Result<(), Violation> {
+        match body {
             EventBody::ToolCallStart {
                 tool_call_id,
                 tool_call_name,
@@ -359,15 +436,61 @@ impl Tracker {
                     error: error.map(Text::into_owned),
                     owner: owner.map(Text::into_owned),
                     source: ResultSource::Stream,
-                    event_index: Some(index),
+                    event_index: Some(plan.index),
                     rejected: false,
                 };
                 self.plan_result(plan, tool_call_id.into_owned(), result);
             }
-            EventBody::MessagesSnapshot { messages, stripped } => {
-                record_stripped(plan, stripped, None);
-                self.plan_seed(plan, messages, false)?;
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The `SUBAGENT_*` events (rule A8), `owner` naming the subagent; any
+    /// other body plans nothing.
+    #[inline]
+    fn plan_subagent_event<'a>(
+        &self,
+        plan: &mut Plan<'a>,
+        body: EventBody<'a>,
+        owner: Option<Text<'a>>,
+    ) -> Result<(), Violation> {
+        match body {
+            EventBody::SubagentStarted(start) => {
+                // The parser requires the id of every subagent event.
+                let id = owner.map(Text::into_owned).unwrap_or_default();
+                self.plan_subagent_start(plan, id, start)
             }
+            EventBody::SubagentFinished {
+                suspended,
+                result,
+                stripped,
+            } => {
+                record_stripped(plan, stripped, None);
+                let status = match suspended {
+                    Some(_) => SubagentStatus::Suspended,
+                    None => SubagentStatus::Finished,
+                };
+                let ids = suspended.unwrap_or_default();
+                let id = owner.as_deref().unwrap_or("");
+                self.plan_subagent_end(plan, id, status, ids, None, result)
+            }
+            EventBody::SubagentError { message, code } => {
+                let error = Some((message.into_owned(), code.map(Text::into_owned)));
+                let id = owner.as_deref().unwrap_or("");
+                let errored = SubagentStatus::Errored;
+                self.plan_subagent_end(plan, id, errored, Vec::new(), error, None)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The events that stand aside from assembly: an encrypted value (rule
+    /// F10) and an event of a type 1.0 does not name (rule E3); any other
+    /// body plans nothing.
+    #[inline]
+    fn plan_aside_event(&self, plan: &mut Plan, body: EventBody) {
+        match body {
             EventBody::EncryptedValue {
                 subtype,
                 entity_id,
@@ -385,35 +508,8 @@ impl Tracker {
                 );
                 plan.record(v);
             }
-            EventBody::SubagentStarted(start) => {
-                // The parser requires the id of every subagent event.
-                let id = owner.map(Text::into_owned).unwrap_or_default();
-                self.plan_subagent_start(plan, id, start)?;
-            }
-            EventBody::SubagentFinished {
-                suspended,
-                result,
-                stripped,
-            } => {
-                record_stripped(plan, stripped, None);
-                let status = match suspended {
-                    Some(_) => SubagentStatus::Suspended,
-                    None => SubagentStatus::Finished,
-                };
-                let ids = suspended.unwrap_or_default();
-                let id = owner.as_deref().unwrap_or("");
-                self.plan_subagent_end(plan, id, status, ids, None, result)?;
-            }
-            EventBody::SubagentError { message, code } => {
-                let error = Some((message.into_owned(), code.map(Text::into_owned)));
-                let id = owner.as_deref().unwrap_or("");
-                let errored = SubagentStatus::Errored;
-                self.plan_subagent_end(plan, id, errored, Vec::new(), error, None)?;
-            }
-            // Planned above.
-            EventBody::ToolCallArgs { .. } | EventBody::Other { .. } => {}
+            _ => {}
         }
-        self.charge(plan)
     }
 
     /// Rules L1-L3: which events the run status admits.
@@ -854,4 +950,15 @@ fn retired_parent(plan: &mut Plan, null_parent: bool) {
         let v = plan.violation("P3", Severity::Warning, message);
         plan.record(v);
     }
+}
+
+/// Moves an event's body out for planning, leaving the cheapest body in
+/// its place (nothing reads the event's body after it is planned).
+fn take<'a>(body: &mut EventBody<'a>) -> EventBody<'a> {
+    std::mem::replace(
+        body,
+        EventBody::TextMessageEnd {
+            message_id: Text::Borrowed(""),
+        },
+    )
 }

@@ -70,6 +70,7 @@ impl Tracker {
 
     /// Every rule of a saved value against this tracker, and what it would
     /// retain (the saved answers the history already carries left out).
+    #[allow(clippy::too_many_lines)] // the saved value's rules, list by list, in the order it lists them
     fn check_saved(&self, saved: &Saved) -> Result<usize, ApplicationError> {
         // One set for every kind of id, each kind its own prefix: one
         // hash-map call site rather than one per set (size).
