@@ -3,18 +3,22 @@
 //   Rust:    rustfmt -> clippy (native and wasm32) -> the library with the
 //            declared rust-version (native and wasm32) -> native tests
 //            -> wasm-bindgen-test in Node and in headless Chromium
-//   package: build pkg/ -> JS tests on pkg/
-// Neither needs the other: the package's wasm module is built by its own
-// toolchain into its own target directory (scripts/build.mjs), and the JS
-// tests read pkg/ alone. Side by side they keep both cores busy, where one
-// after the other each leaves one idle for long stretches (the module's
-// single-threaded LTO, Node and Chromium driving a page).
+//            -> JS suites, once pkg/ is built
+//   package: build pkg/ -> JS suites
+// Neither lane's checks need the other's: the package's wasm module is
+// built by its own toolchain into its own target directory
+// (scripts/build.mjs), and the JS suites read pkg/ alone. Side by side
+// they keep both cores busy, where one after the other each leaves one
+// idle for long stretches (the module's single-threaded LTO, Node and
+// Chromium driving a page). The JS suites are one queue, longest first,
+// each suite taken by whichever lane is free: the package lane from the
+// start, the Rust lane once its own checks are done.
 //
 // The Rust lane's output is shown as it comes, the package lane's after it
-// (as it comes from then on). It ends with each stage's wall time and the
-// slowest JS suites.
+// (as it comes from then on). It ends with each stage's wall time and
+// every JS suite's.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { root, capture, main } from "./lib.mjs";
 import { setup, declaredRustVersion } from "./setup.mjs";
@@ -22,7 +26,6 @@ import { setup, declaredRustVersion } from "./setup.mjs";
 const wasmTarget = ["--target", "wasm32-unknown-unknown"];
 const chromium = { ...process.env, CHROMEDRIVER: "/usr/bin/chromedriver", WASM_BINDGEN_USE_BROWSER: "1", CI: "1" };
 const logs = path.join(root, "target", "npm-test");
-const suiteTimesFile = path.join(logs, "js-suite-times.tsv");
 const packageLog = path.join(logs, "package-lane.log");
 
 /** The toolchain's own target triple (`rustc -vV`). */
@@ -32,20 +35,30 @@ function hostTarget(toolchain) {
   return host;
 }
 
+/**
+ * The suites that take longest (building apps with bundlers and Next.js,
+ * driving pages), first in the queue: taken last, one of them would keep
+ * one lane running long after the other has finished.
+ */
+const longest = ["next", "bundlers", "browser", "demo", "checker", "checker-inputs", "inspector", "checker-hostile", "perf-bench", "element"];
+
 function jsTests() {
   const dir = path.join(root, "tests", "js");
+  const rank = (f) => {
+    const i = longest.indexOf(f.replace(/\.test\.mjs$/, ""));
+    return i < 0 ? longest.length : i;
+  };
   return readdirSync(dir)
     .filter((f) => f.endsWith(".test.mjs"))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
     .map((f) => path.join("tests", "js", f));
 }
 
-function jsReporters() {
-  // node's own default reporter, plus the per-file times for the summary.
+/** `node --test` for one suite: node's own default reporter, and its wall time for the summary. */
+function jsSuite(file) {
   const shown = process.stdout.isTTY ? "spec" : "tap";
-  return [
-    `--test-reporter=${shown}`, "--test-reporter-destination=stdout",
-    "--test-reporter=./scripts/suite-times.mjs", `--test-reporter-destination=${suiteTimesFile}`,
-  ];
+  const times = path.join(logs, `${path.basename(file)}.tsv`);
+  return ["--test", `--test-reporter=${shown}`, "--test-reporter-destination=stdout", "--test-reporter=./scripts/suite-times.mjs", `--test-reporter-destination=${times}`, file];
 }
 
 const started = Date.now();
@@ -86,15 +99,30 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-/** A lane: its stages one after another, each timed. */
+/** Runs `fn` as the stage `name`, recording its wall time. */
+async function stage(name, fn) {
+  const start = Date.now();
+  try {
+    await fn();
+  } finally {
+    stages.push({ name, at: (start - started) / 1000, took: seconds(start) });
+  }
+}
+
+/** A lane's steps, one after another, each a stage. */
 async function lane(name, out, steps) {
-  for (const [stage, cmd, args, env] of steps) {
-    const start = Date.now();
-    try {
-      await spawnIn(out, cmd, args, env);
-    } finally {
-      stages.push({ name: `${name}: ${stage}`, at: (start - started) / 1000, took: seconds(start) });
-    }
+  for (const [step, cmd, args, env] of steps) await stage(`${name}: ${step}`, () => spawnIn(out, cmd, args, env));
+}
+
+/** The JS suites from the shared `queue` one at a time, once `built`, until it is empty. */
+async function jsSuites(name, out, queue, built) {
+  await built;
+  const start = Date.now();
+  let count = 0;
+  try {
+    for (let file; (file = queue.shift()); count++) await spawnIn(out, process.execPath, jsSuite(file));
+  } finally {
+    stages.push({ name: `${name}: JS suites (${count})`, at: (start - started) / 1000, took: seconds(start) });
   }
 }
 
@@ -119,44 +147,47 @@ async function follow(file, done) {
 function summary() {
   const secs = (s) => `${s.toFixed(1).padStart(6)} s`;
   console.log("\nnpm test, wall time per stage (from its start; the two lanes overlap):");
-  for (const { name, at, took } of stages) console.log(`${secs(took)}  ${name.padEnd(36)} at ${secs(at)}`);
+  for (const { name, at, took } of stages.sort((a, b) => a.at - b.at)) console.log(`${secs(took)}  ${name.padEnd(40)} at ${secs(at)}`);
   console.log(`${secs(seconds(started))}  total`);
-  if (!existsSync(suiteTimesFile)) return;
-  const suites = readFileSync(suiteTimesFile, "utf8").trim().split("\n").filter(Boolean)
-    .map((line) => line.split("\t"))
-    .map(([ms, file]) => [Number(ms) / 1000, path.relative(root, file)])
-    .sort((a, b) => b[0] - a[0]);
-  console.log("\nJS suites, slowest first:");
+  let suites = [];
+  try {
+    suites = readdirSync(logs)
+      .filter((f) => f.endsWith(".tsv"))
+      .flatMap((f) => readFileSync(path.join(logs, f), "utf8").trim().split("\n").filter(Boolean))
+      .map((line) => line.split("\t"))
+      .map(([ms, file]) => [Number(ms) / 1000, path.relative(root, file)])
+      .sort((a, b) => b[0] - a[0]);
+  } catch {}
+  if (!suites.length) return;
+  console.log(`\nJS suites (${suites.length}), slowest first:`);
   for (const [s, file] of suites) console.log(`${secs(s)}  ${file}`);
 }
 
 main(async () => {
   try {
-    const start = Date.now();
-    try {
-      setup();
-    } finally {
-      stages.push({ name: "setup", at: 0, took: seconds(start) });
-    }
+    await stage("setup", () => setup());
     rmSync(logs, { recursive: true, force: true });
     mkdirSync(logs, { recursive: true });
     const packageOut = openSync(packageLog, "w");
     const msrv = `+${declaredRustVersion()}`;
-    const rust = lane("rust", 1, [
-      ["cargo fmt", "cargo", ["fmt", "--all", "--check"]],
-      ["clippy native", "cargo", ["clippy", "--all-targets", "--", "-D", "warnings"]],
-      ["clippy wasm32", "cargo", ["clippy", ...wasmTarget, "--lib", "--test", "wasm_binding", "--", "-D", "warnings"]],
-      // Both targets in one build: their build scripts and proc macros
-      // are compiled once (half the time of two).
-      ["rust-version check, native and wasm32", "cargo", [msrv, "check", "--lib", "--target", hostTarget(msrv), ...wasmTarget]],
-      ["cargo test", "cargo", ["test"]],
-      ["wasm tests, Node", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]],
-      ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], chromium],
-    ]);
-    const pkg = lane("package", packageOut, [
-      ["build pkg/", process.execPath, ["scripts/build.mjs"]],
-      ["JS suites", process.execPath, ["--test", "--test-concurrency=1", ...jsReporters(), ...jsTests()]],
-    ]);
+    const queue = jsTests();
+    const built = lane("package", packageOut, [["build pkg/", process.execPath, ["scripts/build.mjs"]]]);
+    built.catch(() => {}); // awaited below
+    const rust = (async () => {
+      await lane("rust", 1, [
+        ["cargo fmt", "cargo", ["fmt", "--all", "--check"]],
+        ["clippy native", "cargo", ["clippy", "--all-targets", "--", "-D", "warnings"]],
+        ["clippy wasm32", "cargo", ["clippy", ...wasmTarget, "--lib", "--test", "wasm_binding", "--", "-D", "warnings"]],
+        // Both targets in one build: their build scripts and proc macros
+        // are compiled once (half the time of two).
+        ["rust-version check, native and wasm32", "cargo", [msrv, "check", "--lib", "--target", hostTarget(msrv), ...wasmTarget]],
+        ["cargo test", "cargo", ["test"]],
+        ["wasm tests, Node", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]],
+        ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], chromium],
+      ]);
+      await jsSuites("rust", 1, queue, built);
+    })();
+    const pkg = jsSuites("package", packageOut, queue, built);
     // The first failure stops the other lane; the package lane's output
     // is shown whole either way.
     const both = Promise.all([rust, pkg]);
