@@ -1,40 +1,209 @@
-// `npm test`: every check, in order, stopping at the first failure.
-//   setup -> rustfmt -> clippy (native and wasm32) -> the library with the
-//   declared rust-version -> native tests -> the decoder's (unpack/) -> build
-//   -> wasm-bindgen-test in Node and in headless Chromium -> JS tests on pkg/
-import { readdirSync } from "node:fs";
+// `npm test`: every check, stopping at the first failure. After setup, two
+// lanes run side by side, each in order:
+//   Rust:    rustfmt -> clippy (native and wasm32) -> the library with the
+//            declared rust-version (native and wasm32) -> native tests
+//            -> the embedded module's decoder (unpack/: fmt, clippy, tests)
+//            -> wasm-bindgen-test in Node and in headless Chromium
+//            -> JS suites, once pkg/ is built
+//   package: build pkg/ -> JS suites
+// Neither lane's checks need the other's: the package's wasm module is
+// built by its own toolchain into its own target directory
+// (scripts/build.mjs), and the JS suites read pkg/ alone. Side by side
+// they keep both cores busy, where one after the other each leaves one
+// idle for long stretches (the module's single-threaded LTO, Node and
+// Chromium driving a page). The JS suites are one queue, longest first,
+// each suite taken by whichever lane is free: the package lane from the
+// start, the Rust lane once its own checks are done.
+//
+// The Rust lane's output is shown as it comes, the package lane's after it
+// (as it comes from then on). It ends with each stage's wall time and
+// every JS suite's.
+import { spawn } from "node:child_process";
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { root, run, main } from "./lib.mjs";
+import { root, capture, main } from "./lib.mjs";
 import { setup, declaredRustVersion } from "./setup.mjs";
-import { buildPackage } from "./build.mjs";
 
 const wasmTarget = ["--target", "wasm32-unknown-unknown"];
+const unpack = ["--manifest-path", "unpack/Cargo.toml"];
 const chromium = { ...process.env, CHROMEDRIVER: "/usr/bin/chromedriver", WASM_BINDGEN_USE_BROWSER: "1", CI: "1" };
+const logs = path.join(root, "target", "npm-test");
+const packageLog = path.join(logs, "package-lane.log");
+
+/** The toolchain's own target triple (`rustc -vV`). */
+function hostTarget(toolchain) {
+  const host = capture("rustc", [toolchain, "-vV"])?.match(/^host: (\S+)$/m)?.[1];
+  if (!host) throw new Error(`rustc ${toolchain} -vV names no host target`);
+  return host;
+}
+
+/**
+ * The suites that take longest (building apps with bundlers and Next.js,
+ * driving pages), first in the queue: taken last, one of them would keep
+ * one lane running long after the other has finished.
+ */
+const longest = ["next", "bundlers", "browser", "demo", "checker", "checker-inputs", "inspector", "checker-hostile", "perf-bench", "element"];
 
 function jsTests() {
   const dir = path.join(root, "tests", "js");
+  const rank = (f) => {
+    const i = longest.indexOf(f.replace(/\.test\.mjs$/, ""));
+    return i < 0 ? longest.length : i;
+  };
   return readdirSync(dir)
     .filter((f) => f.endsWith(".test.mjs"))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
     .map((f) => path.join("tests", "js", f));
 }
 
+/** `node --test` for one suite: node's own default reporter, and its wall time for the summary. */
+function jsSuite(file) {
+  const shown = process.stdout.isTTY ? "spec" : "tap";
+  const times = path.join(logs, `${path.basename(file)}.tsv`);
+  return ["--test", `--test-reporter=${shown}`, "--test-reporter-destination=stdout", "--test-reporter=./scripts/suite-times.mjs", `--test-reporter-destination=${times}`, file];
+}
+
+const started = Date.now();
+const seconds = (since) => (Date.now() - since) / 1000;
+const stages = [];
+const running = new Set();
+
+/**
+ * Runs `cmd` in its own process group (so that a failure elsewhere can stop
+ * it and everything it started), its output to `out` (a file descriptor).
+ */
+function spawnIn(out, cmd, args, env = process.env) {
+  const shown = [cmd, ...args].join(" ");
+  writeSync(out, `\n$ ${shown}\n`);
+  const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", out, out], detached: true });
+  running.add(child);
+  return new Promise((resolve, reject) => {
+    child.on("error", (error) => reject(new Error(`${shown}: ${error.message}`)));
+    child.on("exit", (code, signal) => {
+      running.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`${shown}: exit status ${code ?? signal}`));
+    });
+  });
+}
+
+function stopAll() {
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(130);
+  });
+}
+
+/** Runs `fn` as the stage `name`, recording its wall time. */
+async function stage(name, fn) {
+  const start = Date.now();
+  try {
+    await fn();
+  } finally {
+    stages.push({ name, at: (start - started) / 1000, took: seconds(start) });
+  }
+}
+
+/** A lane's steps, one after another, each a stage. */
+async function lane(name, out, steps) {
+  for (const [step, cmd, args, env] of steps) await stage(`${name}: ${step}`, () => spawnIn(out, cmd, args, env));
+}
+
+/** The JS suites from the shared `queue` one at a time, once `built`, until it is empty. */
+async function jsSuites(name, out, queue, built) {
+  await built;
+  const start = Date.now();
+  let count = 0;
+  try {
+    for (let file; (file = queue.shift()); count++) await spawnIn(out, process.execPath, jsSuite(file));
+  } finally {
+    stages.push({ name: `${name}: JS suites (${count})`, at: (start - started) / 1000, took: seconds(start) });
+  }
+}
+
+/** Copies what `file` gains to stdout until `done` settles, then the rest. */
+async function follow(file, done) {
+  const fd = openSync(file, "r");
+  const buffer = Buffer.alloc(1 << 16);
+  const drain = () => {
+    let n;
+    while ((n = readSync(fd, buffer, 0, buffer.length, null)) > 0) process.stdout.write(buffer.subarray(0, n));
+  };
+  let settled = false;
+  done.then(() => (settled = true), () => (settled = true));
+  while (!settled) {
+    drain();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  drain();
+  closeSync(fd);
+}
+
+function summary() {
+  const secs = (s) => `${s.toFixed(1).padStart(6)} s`;
+  console.log("\nnpm test, wall time per stage (from its start; the two lanes overlap):");
+  for (const { name, at, took } of stages.sort((a, b) => a.at - b.at)) console.log(`${secs(took)}  ${name.padEnd(40)} at ${secs(at)}`);
+  console.log(`${secs(seconds(started))}  total`);
+  let suites = [];
+  try {
+    suites = readdirSync(logs)
+      .filter((f) => f.endsWith(".tsv"))
+      .flatMap((f) => readFileSync(path.join(logs, f), "utf8").trim().split("\n").filter(Boolean))
+      .map((line) => line.split("\t"))
+      .map(([ms, file]) => [Number(ms) / 1000, path.relative(root, file)])
+      .sort((a, b) => b[0] - a[0]);
+  } catch {}
+  if (!suites.length) return;
+  console.log(`\nJS suites (${suites.length}), slowest first:`);
+  for (const [s, file] of suites) console.log(`${secs(s)}  ${file}`);
+}
+
 main(async () => {
-  setup();
-  run("cargo", ["fmt", "--all", "--check"]);
-  run("cargo", ["clippy", "--all-targets", "--", "-D", "warnings"]);
-  run("cargo", ["clippy", ...wasmTarget, "--lib", "--test", "wasm_binding", "--", "-D", "warnings"]);
-  const msrv = `+${declaredRustVersion()}`;
-  run("cargo", [msrv, "check", "--lib"]);
-  run("cargo", [msrv, "check", ...wasmTarget, "--lib"]);
-  run("cargo", ["test"]);
-  // The decoder of the embedded module (unpack/): a crate of its own.
-  const unpack = ["--manifest-path", "unpack/Cargo.toml"];
-  run("cargo", ["fmt", ...unpack, "--check"]);
-  run("cargo", ["clippy", ...unpack, "--all-targets", "--", "-D", "warnings"]);
-  run("cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]);
-  run("cargo", ["test", ...unpack, "--release"]);
-  await buildPackage();
-  run("cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]);
-  run("cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], { env: chromium });
-  run("node", ["--test", "--test-concurrency=1", ...jsTests()]);
+  try {
+    await stage("setup", () => setup());
+    rmSync(logs, { recursive: true, force: true });
+    mkdirSync(logs, { recursive: true });
+    const packageOut = openSync(packageLog, "w");
+    const msrv = `+${declaredRustVersion()}`;
+    const queue = jsTests();
+    const built = lane("package", packageOut, [["build pkg/", process.execPath, ["scripts/build.mjs"]]]);
+    built.catch(() => {}); // awaited below
+    const rust = (async () => {
+      await lane("rust", 1, [
+        ["cargo fmt", "cargo", ["fmt", "--all", "--check"]],
+        ["clippy native", "cargo", ["clippy", "--all-targets", "--", "-D", "warnings"]],
+        ["clippy wasm32", "cargo", ["clippy", ...wasmTarget, "--lib", "--test", "wasm_binding", "--", "-D", "warnings"]],
+        // Both targets in one build: their build scripts and proc macros
+        // are compiled once (half the time of two).
+        ["rust-version check, native and wasm32", "cargo", [msrv, "check", "--lib", "--target", hostTarget(msrv), ...wasmTarget]],
+        ["cargo test", "cargo", ["test"]],
+        // The decoder of the embedded module: a crate of its own.
+        ["unpack: cargo fmt", "cargo", ["fmt", ...unpack, "--check"]],
+        ["unpack: clippy", "cargo", ["clippy", ...unpack, "--all-targets", "--", "-D", "warnings"]],
+        ["unpack: clippy wasm32", "cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]],
+        ["unpack: tests against xz", "cargo", ["test", ...unpack, "--release"]],
+        ["wasm tests, Node", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"]],
+        ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], chromium],
+      ]);
+      await jsSuites("rust", 1, queue, built);
+    })();
+    const pkg = jsSuites("package", packageOut, queue, built);
+    // The first failure stops the other lane; the package lane's output
+    // is shown whole either way.
+    const both = Promise.all([rust, pkg]);
+    both.catch(stopAll);
+    await rust.catch(() => {});
+    await follow(packageLog, pkg);
+    closeSync(packageOut);
+    await both;
+  } finally {
+    summary();
+  }
 });

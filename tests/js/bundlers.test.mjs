@@ -1,9 +1,11 @@
-// Every entry of the package (`.`, `/init`, `/react`, `/ag-ui`) in the
-// default-config production builds and dev servers of the bundlers the
-// README lists, each page run in headless Chromium: Vite 5, 6 and 8 and
-// webpack 5 (Next.js: tests/js/next.test.mjs). The `bundle-entries` app
-// uses them all as a chat app on @ag-ui/client does; `bundle-init` asks
-// for the worker warm-up, whose file each bundler must emit.
+// Every entry of the package (`.`, `/init`, `/react`, `/ag-ui`, `/vue`,
+// `/angular`, `/element`) in the default-config production builds and dev
+// servers of the bundlers the README lists, each page run in headless
+// Chromium: Vite 5, 6 and 8 and webpack 5 (Next.js:
+// tests/js/next.test.mjs). The `bundle-entries` app uses them all as a chat
+// app on @ag-ui/client does; `bundle-init` asks for the worker warm-up,
+// whose file each bundler must emit. `/svelte` ships a component only the
+// Svelte compiler's plugin builds: tests/js/svelte.test.mjs (Vite 8).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -37,7 +39,15 @@ const sizeHints = (warnings) => warnings.filter((w) => !/asset size limit|entryp
 
 // Every entry works, the tracker rendered through the hooks and fed by
 // HttpAgent; `init()` started no warm-up worker.
-const entries = { sameModule: true, args: { q: "bundled" }, run: "finished", rendered: 'search: {"q":"bundled"}', workers: 0 };
+// The Vue, Angular and element bindings show the same call.
+const entries = {
+  sameModule: true,
+  args: { q: "bundled" },
+  run: "finished",
+  rendered: 'search: {"q":"bundled"}',
+  workers: 0,
+  bindings: { vue: ["search"], angular: ["search"], element: ["search"] },
+};
 // The init entry's page asked for the worker warm-up: it was bundled and ran to its end.
 const warmed = (warmed) => ({ entry: "init", partialArgs: { q: "bund" }, warmed });
 

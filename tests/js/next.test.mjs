@@ -1,6 +1,9 @@
 // The package in a Next.js App Router app (tests/js/fixtures/next-app: a
-// "use client" chat on HttpAgent using every entry, and a route handler
-// using the main entry on the server), with Next.js 15 and 16, each with
+// "use client" chat on HttpAgent using the main entry, `/init`, `/react`,
+// `/ag-ui` and `/element`, and a route handler using the main entry on
+// the server; `/vue`, `/angular` and `/svelte`, whose frameworks are not
+// the app's, are loaded by tests/js/bundlers.test.mjs and the binding
+// suites), with Next.js 15 and 16, each with
 // the dependencies its own lockfile pins (tests/js/fixtures/next15,
 // next16), installed once by `npm ci` (a stamp keeps the lockfile's
 // digest) in a directory of the system's temporary one, kept between runs
@@ -129,7 +132,7 @@ async function chat(url) {
 }
 
 const expected = {
-  result: { sameModule: true, run: "finished", calls: [["search", "complete", { q: "next.js" }]] },
+  result: { sameModule: true, run: "finished", calls: [["search", "complete", { q: "next.js" }]], element: ["search"] },
   rendered: 'search: {"q":"next.js"}',
   problems: [],
 };
