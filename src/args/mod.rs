@@ -53,7 +53,8 @@ impl Default for ArgsLimits {
 pub enum ArgsErrorKind {
     /// The complete text is not one JSON document (rule T6).
     Parse,
-    /// A limit of [`ArgsLimits`] was exceeded (rule S5).
+    /// A limit on arguments (`ArgsLimits`, from [`Limits`](crate::Limits)) was
+    /// exceeded (rule S5).
     Limit,
 }
 

@@ -95,7 +95,7 @@ impl PartialEq<Value> for Opaque {
     }
 }
 
-/// Serialised as bytes holding the JSON text, which [`to_json`] writes as
+/// Serialised as bytes holding the JSON text, which `to_json` writes as
 /// they are. (`serde_json`'s own raw values would link its type errors, and
 /// with them float formatting, about 9 KB gzip, into the wasm module.)
 impl Serialize for Opaque {

@@ -12,7 +12,7 @@ use super::Opaque;
 use crate::machine::{Consent, InterruptDecision, OpenInterrupt, StandingApproval};
 use crate::violation::{Severity, Violation};
 
-/// The format [`crate::Tracker::save`] writes; [`read`] reads this one only.
+/// The format [`crate::save`] writes; [`read`] reads this one only.
 pub const SAVED_VERSION: u32 = 1;
 
 /// What a saved thread holds beyond its history.

@@ -501,7 +501,7 @@ impl Tracker {
 
     /// Every violation, fatal included, in the order first recorded;
     /// repeats are counted (`count`), and past
-    /// [`crate::violation_log::MAX_KEPT_VIOLATIONS`] distinct ones the rest
+    /// 1000 distinct ones (`MAX_KEPT_VIOLATIONS`) the rest
     /// are counted in one last entry.
     pub fn violations(&self) -> &[Violation] {
         self.violations.entries()

@@ -228,10 +228,8 @@ impl ToolCall {
 
     /// While the call is open, whether the value at `path` of its partial
     /// value is complete: once `Some(true)`, that value never changes
-    /// while the call streams ([`ArgsReader::complete_at`]). `None` once
-    /// closed (every value is then complete) or while nothing is there.
-    ///
-    /// [`ArgsReader::complete_at`]: crate::args::ArgsReader::complete_at
+    /// while the call streams (the argument reader's `complete_at`). `None`
+    /// once closed (every value is then complete) or while nothing is there.
     pub fn complete_at(&self, path: &[crate::args::PathStep]) -> Option<bool> {
         match self.status {
             CallStatus::Open => self.args.complete_at(path),

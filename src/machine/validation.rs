@@ -20,9 +20,9 @@ pub enum Validation {
     /// The arguments satisfy the tool's schema.
     Valid,
     /// They do not: the failures, each with its instance path and keyword,
-    /// the first [`MAX_ERRORS`](crate::schema::MAX_ERRORS) kept and all
+    /// the first 100 (`MAX_ERRORS`) kept and all
     /// counted (fewer kept when the thread's budget cannot hold them, see
-    /// [`Tracker::validate_call`]). Empty when the text did not even parse
+    /// `Tracker::validate_call`). Empty when the text did not even parse
     /// (the parse error is on the call).
     Invalid(Failures),
 }

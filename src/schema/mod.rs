@@ -113,8 +113,8 @@ pub const MAX_ERRORS: usize = 100;
 pub const MAX_ERROR_TEXT: usize = 256;
 
 /// How an instance fails its schema: every failure counted, the first
-/// [`MAX_ERRORS`] kept (plus, last, the `limit` error of a validation cut
-/// off by [`MAX_STEPS`]).
+/// `MAX_ERRORS` (100) kept (plus, last, the `limit` error of a validation
+/// cut off by `MAX_STEPS`).
 ///
 /// ```
 /// use agui_tool_calls::schema::{RegressEngine, Schema, MAX_ERRORS};

@@ -26,7 +26,7 @@ pub(crate) const MAX_DEPTH: usize = 128;
 /// Most steps of work one validation may take; past them the instance fails
 /// with a `limit` error. A step is one subschema applied to one place of
 /// the instance; one property name, `required` name or `enum` value looked
-/// up; or [`BYTES_PER_STEP`] bytes of text written out, hashed, compared or
+/// up; or 64 bytes (`BYTES_PER_STEP`) of text written out, hashed, compared or
 /// counted. Depth alone does not bound time: `anyOf` of two refs to itself
 /// doubles the work at each level, and an `enum` of 100,000 values checked
 /// against 100,000 items once took 10^10 comparisons.

@@ -98,7 +98,7 @@ impl<'a> SavedRecord<'a> {
     }
 }
 
-/// The saved thread of `tracker`, as JSON text (see [`SavedRecord`]).
+/// The saved thread of `tracker`, as JSON text (see `SavedRecord`).
 ///
 /// ```
 /// use agui_tool_calls::{wire, Options, Tracker};

@@ -72,7 +72,7 @@ pub struct ToolMessage {
 impl ToolMessage {
     /// The message as a `serde_json` value. Content `serde_json` cannot
     /// represent (nesting deeper than 128 levels, `1e400`) reads as `null`:
-    /// [`crate::events::to_json`] of the message keeps it exact.
+    /// `to_json` of the message keeps it exact.
     pub fn to_value(&self) -> Value {
         let mut message = serde_json::Map::new();
         message.insert("id".into(), self.id.clone().into());
