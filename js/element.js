@@ -352,6 +352,18 @@ class Subscribed extends Base {
   }
 }
 
+/** An element about one call, named by its `call-id` attribute. */
+class OneCall extends Subscribed {
+  /** The id of the call (the `call-id` attribute). */
+  get callId() {
+    return this.getAttribute("call-id");
+  }
+  set callId(id) {
+    if (id == null) this.removeAttribute("call-id");
+    else this.setAttribute("call-id", id);
+  }
+}
+
 /**
  * `<agui-tool-call call-id="c1">`: one call, with `el.tracker = tracker`.
  * Nothing shows until the call starts; the element redraws only when its
@@ -363,7 +375,7 @@ class Subscribed extends Base {
  * el.tracker = tracker;
  * document.body.append(el);
  */
-export class AguiToolCallElement extends Subscribed {
+export class AguiToolCallElement extends OneCall {
   static observedAttributes = ["call-id"];
   #root;
   #call = undefined;
@@ -376,15 +388,6 @@ export class AguiToolCallElement extends Subscribed {
     adoptStyles(this.#root);
     upgradeProperty(this, "tracker");
     upgradeProperty(this, "callId");
-  }
-
-  /** The id of the call shown (the `call-id` attribute). */
-  get callId() {
-    return this.getAttribute("call-id");
-  }
-  set callId(id) {
-    if (id == null) this.removeAttribute("call-id");
-    else this.setAttribute("call-id", id);
   }
 
   /** The call as last drawn (`undefined` until it starts). */
@@ -587,7 +590,7 @@ function place(container, children) {
  * url.tracker = tracker;
  * url.addEventListener("agui-arg-complete", (e) => prefetch(e.detail.value));
  */
-export class AguiToolArgElement extends Subscribed {
+export class AguiToolArgElement extends OneCall {
   static observedAttributes = ["call-id", "field"];
   #root;
   #read = argFieldReader();
@@ -600,15 +603,6 @@ export class AguiToolArgElement extends Subscribed {
     upgradeProperty(this, "tracker");
     upgradeProperty(this, "callId");
     upgradeProperty(this, "field");
-  }
-
-  /** The id of the call (the `call-id` attribute). */
-  get callId() {
-    return this.getAttribute("call-id");
-  }
-  set callId(id) {
-    if (id == null) this.removeAttribute("call-id");
-    else this.setAttribute("call-id", id);
   }
 
   /** The top-level field shown (the `field` attribute). */
