@@ -331,7 +331,7 @@ const pageModules = ["index.js", "wasm-load.js", `${crate}.js`, wasmLoading === 
  * The loader (`wasm-load.js`, which the benchmarks swap), the glue (the
  * worker warm-up's too) and the module's bytes stay files of their own.
  */
-const bundledIntoIndex = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
+export const bundledIntoIndex = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
 /**
  * The bindings, each an entry of its own with the shared store
  * (`store.js`): never in the main entry's module graph, minified like the

@@ -19,7 +19,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { bundledIntoIndex, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -109,7 +109,7 @@ async function profiledInChromium(pkgDir, key) {
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
-  for (const name of ["index.js", "snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"]) {
+  for (const name of ["index.js", ...bundledIntoIndex]) {
     cpSync(path.join(root, "js", name), path.join(dir, name));
   }
   const wasm = path.join(dir, "named.wasm");

@@ -49,15 +49,21 @@ const LITERAL: usize = 1847;
 pub struct Corrupt;
 
 /// How many probabilities `decode` needs for a stream whose header starts
-/// with `props`; `None` for parameters the format does not allow.
+/// with `props`; `None` for parameters it does not take: those the format
+/// does not allow, and `lc + lp` over 4, which `xz` never writes (the
+/// loader reserves memory for at most that many, 14,135).
 ///
 /// ```
-/// assert_eq!(agui_tool_calls_unpack::probabilities(0x5d), Some(1847 + 0x300 * 8));
+/// use agui_tool_calls_unpack::probabilities;
+///
+/// assert_eq!(probabilities(0x5d), Some(1847 + 0x300 * 8)); // lc 3, lp 0, pb 2
+/// assert_eq!(probabilities(4 + 9 * 1), None); // lc 4, lp 1
 /// ```
 #[must_use]
 pub fn probabilities(props: u8) -> Option<usize> {
-    let (lc, lp, pb) = (props % 9, props / 9 % 5, props / 45);
-    (props < 225 && pb <= 4).then(|| LITERAL + (0x300 << (lc + lp)))
+    // `props / 45`, the position bits, is at most 4 below 225.
+    let (lc, lp) = (props % 9, props / 9 % 5);
+    (props < 225 && lc + lp <= 4).then(|| LITERAL + (0x300 << (lc + lp)))
 }
 
 /// Decodes the LZMA stream `input` into `out`, which it fills exactly,

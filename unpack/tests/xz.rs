@@ -104,6 +104,15 @@ fn refuses_a_cut_or_damaged_stream_without_panicking() {
         }
     }
     assert!(caught > 0);
+    // Literal and position bits over 4 together: more probabilities than
+    // the loader reserves memory for.
+    assert_eq!(
+        unpacked(
+            &[4 + 9 * 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            1
+        ),
+        Err(Corrupt)
+    );
     // A header the format does not allow.
     assert_eq!(
         unpacked(&[225, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 1),
