@@ -102,21 +102,15 @@ impl ViolationLog {
 }
 
 /// What makes two violations repeats of one: the rule, the severity, the
-/// message less its `event N: ` prefix, and the call and message named.
+/// message (which names no event index), and the call and message named.
 /// One string (fields joined by NUL, which no id or message holds
 /// unescaped), so the map shares the code of the tracker's other maps.
 fn shape_of(v: &Violation) -> String {
-    let message = v
-        .message
-        .strip_prefix("event ")
-        .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_digit()))
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(&v.message);
-    let mut shape = String::with_capacity(message.len() + 16);
+    let mut shape = String::with_capacity(v.message.len() + 16);
     for part in [
         v.code,
         v.severity.as_str(),
-        message,
+        &v.message,
         v.tool_call_id.as_deref().unwrap_or_default(),
         v.message_id.as_deref().unwrap_or_default(),
     ] {
@@ -128,7 +122,7 @@ fn shape_of(v: &Violation) -> String {
 
 fn overflow_entry(event_index: usize) -> Violation {
     let message = format!(
-        "event {event_index}: more than {MAX_KEPT_VIOLATIONS} distinct violations; \
+        "more than {MAX_KEPT_VIOLATIONS} distinct violations; \
          this one and every later new one are counted here, not kept"
     );
     Violation::new(OVERFLOW_CODE, Severity::Warning, event_index, message)
@@ -143,7 +137,7 @@ mod tests {
     use super::*;
 
     fn warning(index: usize, what: &str) -> Violation {
-        let message = format!("event {index}: unknown event type {what}");
+        let message = format!("unknown event type {what}");
         Violation::new("E3", Severity::Warning, index, message)
     }
 

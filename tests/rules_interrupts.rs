@@ -142,11 +142,11 @@ fn p2_undescribed_properties_of_an_interrupt_are_stripped_naming_each() {
         [
             (
                 "P2",
-                "event 1: outcome.interrupts[0].x is not a property 1.0 describes: removed"
+                "outcome.interrupts[0].x is not a property 1.0 describes: removed"
             ),
             (
                 "P2",
-                "event 1: outcome.interrupts[0].y is not a property 1.0 describes: removed"
+                "outcome.interrupts[0].y is not a property 1.0 describes: removed"
             ),
         ]
     );

@@ -41,7 +41,7 @@ fn p1_an_unrecognised_content_part_is_dropped_with_a_warning_naming_its_path() {
         messages(&t),
         [(
             "P1",
-            r#"event 4: content[1].type "hologram" is not a content part 1.0 describes: part removed"#
+            r#"content[1].type "hologram" is not a content part 1.0 describes: part removed"#
                 .to_owned()
         )]
     );
@@ -109,12 +109,11 @@ fn p2_undescribed_properties_of_parts_sources_and_outcomes_are_stripped() {
         [
             (
                 "P2",
-                "event 4: content[0].citations is not a property 1.0 describes: removed".to_owned()
+                "content[0].citations is not a property 1.0 describes: removed".to_owned()
             ),
             (
                 "P2",
-                "event 4: content[1].source.etag is not a property 1.0 describes: removed"
-                    .to_owned()
+                "content[1].source.etag is not a property 1.0 describes: removed".to_owned()
             )
         ]
     );

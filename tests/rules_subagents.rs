@@ -156,7 +156,7 @@ fn a8_malformed_subagent_events_name_the_field() {
         let err = push(&mut t, event).unwrap_err();
         assert_eq!(err.code, "E2");
         assert!(err.message.contains(field), "{}", err.message);
-        assert!(err.message.contains("event 1"), "{}", err.message);
+        assert_eq!(err.event_index, 1);
         assert!(t.subagents().is_empty());
     }
 }

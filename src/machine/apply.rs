@@ -285,11 +285,7 @@ impl Tracker {
         }
         let before = call.args.text().len();
         if let Err(e) = call.args.push_delta(delta) {
-            let message = format!(
-                "event {index}: arguments of call {}: {}",
-                quoted(&call.id),
-                e.message
-            );
+            let message = format!("arguments of call {}: {}", quoted(&call.id), e.message);
             let v = Violation::new("S5", Severity::Violation, index, message).with_call(&call.id);
             call.args_error = Some(e);
             self.violations.record(v);
@@ -392,7 +388,7 @@ impl Tracker {
             let call = &self.calls[i];
             if !call.advertised {
                 let message = format!(
-                    "event {index}: call {} to unadvertised tool {} left unanswered",
+                    "call {} to unadvertised tool {} left unanswered",
                     quoted(&call.id),
                     quoted(&call.name)
                 );
@@ -426,7 +422,7 @@ impl Tracker {
             declared.len() == derived.len() && declared.iter().zip(&derived).all(|(a, b)| a == b);
         if !declared.is_empty() && !same {
             let message = format!(
-                "event {index}: outcome.pendingToolCallIds {} disagrees with the pending calls {}",
+                "outcome.pendingToolCallIds {} disagrees with the pending calls {}",
                 quoted_list(declared.iter().map(String::as_str)),
                 quoted_list(derived.iter().copied())
             );

@@ -18,7 +18,7 @@ impl Tracker {
         for interrupt in interrupts {
             if !ids.insert(interrupt.id.clone()) {
                 let message = format!(
-                    "event {index}: two interrupts with id {} in one run",
+                    "two interrupts with id {} in one run",
                     quoted(&interrupt.id)
                 );
                 self.record(Violation::new("I2", Severity::Violation, index, message));
@@ -50,7 +50,7 @@ impl Tracker {
             self.touch(i);
         } else {
             let message = format!(
-                "event {index}: interrupt {} asks approval of tool call {}, which was never seen",
+                "interrupt {} asks approval of tool call {}, which was never seen",
                 quoted(interrupt_id),
                 quoted(tool_call_id)
             );
@@ -85,7 +85,7 @@ impl Tracker {
         }
         if let Some(&first) = frontend.first() {
             let message = format!(
-                "event {index}: the run called frontend tool calls {} and ended with the interrupt outcome; a frontend call rides the success outcome",
+                "the run called frontend tool calls {} and ended with the interrupt outcome; a frontend call rides the success outcome",
                 quoted_list(frontend.iter().copied())
             );
             let v = Violation::new("I2", Severity::Violation, index, message).with_call(first);

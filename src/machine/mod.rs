@@ -292,8 +292,7 @@ impl Tracker {
             Ok(ref mut event) => self.push_event(event),
             Err(e) => {
                 let index = self.events_seen;
-                let message = format!("event {index}: {}", e.message);
-                Err(self.stop(Violation::new(e.code, Severity::Fatal, index, message)))
+                Err(self.stop(Violation::new(e.code, Severity::Fatal, index, e.message)))
             }
         }
     }
@@ -422,7 +421,7 @@ impl Tracker {
     fn stop_too_long(&mut self, what: &str) -> Violation {
         let index = self.events_seen;
         let message = format!(
-            "event {index}: {what} exceeds the limit of {} bytes per event (limits.maxEventBytes)",
+            "{what} exceeds the limit of {} bytes per event (limits.maxEventBytes)",
             self.options.limits.max_event_bytes
         );
         self.stop(Violation::new("S5", Severity::Fatal, index, message))

@@ -145,7 +145,7 @@ impl Plan<'_> {
     }
 
     /// A fatal violation at this event.
-    pub fn fatal(&self, code: &'static str, message: impl AsRef<str>) -> Violation {
+    pub fn fatal(&self, code: &'static str, message: impl Into<String>) -> Violation {
         self.violation(code, Severity::Fatal, message)
     }
 
@@ -153,9 +153,8 @@ impl Plan<'_> {
         &self,
         code: &'static str,
         severity: Severity,
-        message: impl AsRef<str>,
+        message: impl Into<String>,
     ) -> Violation {
-        let message = format!("event {}: {}", self.index, message.as_ref());
         Violation::new(code, severity, self.index, message)
     }
 

@@ -252,7 +252,7 @@ test("a violation the core already aggregated counts as its count (either way, t
   const { Diagnostics } = await import(pathToFileURL(path.join(pkgDir, "check", "diagnostics.js")).href);
   const { textReport } = await import(pathToFileURL(path.join(pkgDir, "check", "report", "text.js")).href);
   const found = new Diagnostics();
-  found.add({ code: "E3", severity: "warning", message: 'event 4: unknown event type "X" passed over', eventIndex: 4, line: 5, count: 5000 });
+  found.add({ code: "E3", severity: "warning", message: 'unknown event type "X" passed over', eventIndex: 4, line: 5, count: 5000 });
   for (let i = 0; i < 30; i++) found.add({ code: "T10", severity: "warning", message: "m", eventIndex: 10 + i, line: 11 + i });
   assert.deepEqual(found.totals, { fatal: 0, violation: 0, warning: 5030 });
   assert.deepEqual(found.counts(), { E3: 5000, T10: 30 });

@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError } from "../../pkg/index.js";
 import { runStarted, call, args, end, sse } from "./support/events.mjs";
 import { pendingTracker } from "./support/trackers.mjs";
+import { readFileSync } from "node:fs";
+import { root } from "./support/paths.mjs";
 
 
 /** A tracker in a running run, where unknown events are only warnings. */
@@ -279,4 +281,30 @@ test("violations of other events keep the list's identity when only calls change
   for (const e of call("c1", "f", ['{"a":1}'])) t.push(e);
   assert.equal(t.snapshot().violations, before);
   t.free();
+});
+
+test("e2_errors_carry_the_event_index_as_data_and_the_docs_example_is_what_js_prints", async () => {
+  // docs/limits.md quotes the message of an over-long line at event 1.
+  const docs = readFileSync(`${root}/docs/limits.md`, "utf8").replace(/\s+/g, " ");
+  const quoted = /`(S5 at event 1: an event-stream line [^`]*)`/.exec(docs)?.[1];
+  assert.ok(quoted, "docs/limits.md quotes the error");
+  const t = running();
+  let thrown;
+  try {
+    t.pushSse(`data: ${"x".repeat(4 * 1024 * 1024 + 1)}`);
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof ToolCallStreamError, String(thrown));
+  assert.equal(thrown.message, quoted);
+  assert.equal(thrown.violation.eventIndex, 1);
+  // The index is data: the message of the violation does not repeat it.
+  assert.ok(!thrown.violation.message.includes("event 1"), thrown.violation.message);
+  // A malformed event: the field named in the message, the index beside it.
+  const u = running();
+  assert.throws(() => u.pushJson('{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":5}'), (e) => {
+    assert.equal(e.message, 'E2 at event 1: TOOL_CALL_ARGS: field "delta" must be a string');
+    assert.equal(e.violation.eventIndex, 1);
+    return true;
+  });
 });

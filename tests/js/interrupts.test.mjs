@@ -69,7 +69,7 @@ test("p2_an_interrupts_undescribed_properties_never_reach_the_snapshot_or_on_eve
   assert.deepEqual(s.run.outcome.interrupts, [APPROVAL, QUESTION]);
   assert.deepEqual(
     s.violations.filter((v) => v.code === "P2").map((v) => [v.severity, v.message]),
-    ["vendor", "priority"].map((key) => ["warning", `event 1: outcome.interrupts[1].${key} is not a property 1.0 describes: removed`]),
+    ["vendor", "priority"].map((key) => ["warning", `outcome.interrupts[1].${key} is not a property 1.0 describes: removed`]),
   );
   assert.equal(s.run.status, "interrupted");
   assert.deepEqual(handed[1].outcome.interrupts, [APPROVAL, QUESTION]);

@@ -4,7 +4,6 @@
 // checker result to HTML text, with the style sheet they need. No Node or
 // DOM API here, so both can import it.
 import { FORMAT_NAMES } from "../detect.js";
-import { plainMessage } from "./message.js";
 
 /** Escapes text for HTML content and attribute values. */
 export function esc(value) {
@@ -80,7 +79,7 @@ function violationList(result, p) {
   const items = result.violations.map((v) => {
     const where = [v.line === null || v.line === undefined ? null : `line ${v.line}`, v.eventIndex === null || v.eventIndex === undefined ? null : `event ${v.eventIndex}`].filter(Boolean).join(", ");
     const link = v.eventIndex === null || v.eventIndex === undefined ? esc(where) : `<a href="#${p}-e${v.eventIndex}">${esc(where)}</a>`;
-    return `<li class="sev-${esc(v.severity)}"><span class="code">${esc(v.severity)}[${esc(v.code)}]</span> ${esc(plainMessage(v))}${v.count > 1 ? ` (${v.count} times)` : ""} <span class="where">${link}</span></li>`;
+    return `<li class="sev-${esc(v.severity)}"><span class="code">${esc(v.severity)}[${esc(v.code)}]</span> ${esc(v.message)}${v.count > 1 ? ` (${v.count} times)` : ""} <span class="where">${link}</span></li>`;
   });
   for (const [code, o] of Object.entries(result.omitted ?? {})) items.push(`<li class="omitted">${o.count - o.shown} more [${esc(code)}] not shown (${o.count} in all)</li>`);
   if (items.length === 0) return `<p class="none">No violations.</p>`;
@@ -133,7 +132,7 @@ function colourMap(calls) {
 function timelineTable(result, timeline, p) {
   const rows = timeline.rows
     .map((r) => {
-      const marks = r.marks.map((v) => `<span class="mark sev-${esc(v.severity)}" title="${esc(plainMessage(v))}">${esc(v.code)}</span>`).join(" ");
+      const marks = r.marks.map((v) => `<span class="mark sev-${esc(v.severity)}" title="${esc(v.message)}">${esc(v.code)}</span>`).join(" ");
       const call = r.call === null ? "" : `<span class="call c${timeline.colours.get(r.call)}">${esc(r.call)}</span>`;
       return `<tr id="${p}-e${r.index}" data-index="${r.index}"${r.marks.length ? ` class="marked"` : ""}><td>${r.index}</td><td>${r.line ?? ""}</td><td>${esc(r.type)}</td><td>${call}</td><td>${esc(r.detail)}</td><td>${marks}</td></tr>`;
     })

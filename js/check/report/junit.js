@@ -3,7 +3,6 @@
 // testcase is the stream as a whole (failed by a fatal error, in error when
 // unreadable); each violation is a failed testcase of its own; warnings are
 // listed in the suite's system-out and counted in a property.
-import { plainMessage } from "./message.js";
 
 /** The JUnit report of all results, as XML text. */
 export function junitReport(results, totals) {
@@ -47,7 +46,7 @@ function suite(r) {
     ["pending", r.pending.join(",")],
     ["warnings", r.totals?.warning ?? warnings.length],
   ];
-  const out = warnings.map((v) => `${r.label}:${v.line ?? "?"}: warning[${v.code}]: ${plainMessage(v)}${eventOf(v)}`);
+  const out = warnings.map((v) => `${r.label}:${v.line ?? "?"}: warning[${v.code}]: ${v.message}${eventOf(v)}`);
   return (
     `  <testsuite name="${name}" tests="${testsOf(r)}" failures="${failuresOf(r)}" errors="0">\n` +
     `    <properties>\n` +
@@ -62,8 +61,8 @@ function suite(r) {
 function testcase(r, name, v) {
   const open = `    <testcase classname="${attr(r.label)}" name="${attr(name)}"`;
   if (!v) return `${open}/>\n`;
-  const detail = `${r.label}:${v.line ?? "?"}: ${v.severity}[${v.code}]: ${plainMessage(v)}${eventOf(v)}`;
-  return `${open}><failure type="${attr(v.code)}" message="${attr(plainMessage(v))}">${text(detail)}</failure></testcase>\n`;
+  const detail = `${r.label}:${v.line ?? "?"}: ${v.severity}[${v.code}]: ${v.message}${eventOf(v)}`;
+  return `${open}><failure type="${attr(v.code)}" message="${attr(v.message)}">${text(detail)}</failure></testcase>\n`;
 }
 
 function where(v) {

@@ -6,7 +6,6 @@ import process from "node:process";
 import path from "node:path";
 import { RULE_TITLES } from "./rules.js";
 import { CHECKER_TITLES } from "../diagnostics.js";
-import { plainMessage } from "./message.js";
 
 const LEVELS = { fatal: "error", violation: "error", warning: "warning" };
 
@@ -47,7 +46,7 @@ export function sarifReport(results, version, cwd = process.cwd()) {
         ruleId: v.code,
         ruleIndex: ruleIndex.get(v.code),
         level: LEVELS[v.severity] ?? "note",
-        message: { text: plainMessage(v) },
+        message: { text: v.message },
         locations: [location(r, v)],
         properties: {
           severity: v.severity,

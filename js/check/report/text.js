@@ -2,7 +2,6 @@
 // The report for people: a header, a table of calls and compiler-style
 // diagnostics (`file:line: severity[RULE]: message`) per stream.
 import { FORMAT_NAMES } from "../detect.js";
-import { plainMessage } from "./message.js";
 import { escapeDeep } from "./terminal.js";
 
 const MAX_ROWS = 50; // more calls than this: the JSON report lists them all
@@ -111,7 +110,7 @@ export function diagnostic(label, v, c = palette(false)) {
   if (v.messageId !== undefined) about.push(`messageId ${JSON.stringify(v.messageId)}`);
   if (v.count > 1) about.push(`${v.count} times`);
   const tail = about.length > 0 ? ` (${about.join(", ")})` : "";
-  return `${c.bold(where + ":")} ${colour(`${v.severity}[${v.code}]`)}: ${plainMessage(v)}${tail}`;
+  return `${c.bold(where + ":")} ${colour(`${v.severity}[${v.code}]`)}: ${v.message}${tail}`;
 }
 
 function verdictWord(verdict, c) {
