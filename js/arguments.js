@@ -62,44 +62,19 @@ export function spelt(value, name, array, replacer) {
   return [crossing(text, name), JSON.parse(text)];
 }
 
-/** A checker of an object's fields: `[key, check, required]`. */
-const shape = (fields) => (v, name) => {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) fail(name, "an object", v);
-  for (const [key, check, required] of fields) {
-    if (v[key] !== undefined) check(v[key], `${name}.${key}`);
-    else if (required) throw new TypeError(`${name}.${key} is missing`);
-  }
-};
-const list = (check) => (v, name) => (Array.isArray(v) ? v.forEach((x, i) => check(x, `${name}[${i}]`)) : fail(name, "an array", v));
-const str = (v, name) => void requireString(v, name);
-
 /** The constructor's options as JSON (the core names a field it refuses) and the plain value; NaN and Infinity are refused, not read as absent. */
 export function checkOptions(options) {
   const finite = (key, v) => (typeof v !== "number" || Number.isFinite(v) ? v : fail(`options.${key}`, "a finite number", v));
   return options === undefined ? ["{}", {}] : spelt(options, "ToolCallTracker options", false, finite);
 }
 
-const runInput = shape([
-  ["threadId", str, true],
-  ["runId", str, true],
-  ["parentRunId", str],
-  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
-  ["tools", list(shape([["name", str, true], ["description", str]]))],
-  ["context", list(shape([]))],
-  ["resume", list(shape([["interruptId", str, true], ["status", str, true]]))],
-]);
-
-/** Saved history for `restore`: its messages, and the tools it advertised. */
-export const restoreInput = shape([
-  ["messages", list(shape([["id", str, true], ["role", str, true]])), true],
-  ["tools", list(shape([["name", str, true], ["description", str]]))],
-]);
-
-/** The next run's input as JSON, in the shape of `@ag-ui/core`'s `RunAgentInput`. */
-export function checkRunInput(input) {
-  const [text, plain] = spelt(input, "startRun(input)", false);
-  runInput(plain, "startRun(input): input");
-  return text;
+/**
+ * The next run's input as JSON text. Only what would not cross into wasm is
+ * checked here (not an object, not JSON, a throwing getter): the core
+ * checks it against `RunAgentInput`, naming the field by its path.
+ */
+export function checkRunInput(input, name = "startRun(input)") {
+  return spelt(input, name, false)[0];
 }
 
 /** Answer content as JSON: a string, or an array of content parts (kept as given: the parts are the core's to judge). */

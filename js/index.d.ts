@@ -156,8 +156,14 @@ export interface Violation {
   readonly toolCallId?: string;
   readonly messageId?: string;
   /**
+   * The field at fault, as a path in the event: `toolCallId`,
+   * `input.messages[2].toolCalls[0].id`. Absent when no one field is (the
+   * event as a whole is out of place, or a limit on the stream's length).
+   */
+  readonly path?: string;
+  /**
    * How many times it happened: repeats of one violation (same rule,
-   * message, call and message id, at other events) are one entry, and
+   * message, field, call and message id, at other events) are one entry, and
    * `eventIndex` is the first. Past 1000 distinct entries, later new ones
    * are only counted, in one last `S5` warning.
    */
@@ -723,6 +729,8 @@ export declare class ToolCallRefusedError extends Error {
   readonly uncovered: readonly UncoveredInterrupt[];
   /** With kind `invalidPayload` or `invalidEditedArgs`: each schema failure, with path and keyword. */
   readonly errors: readonly SchemaError[];
+  /** With kind `malformedInput` or `invalidSaved`: the field at fault, by its path (`messages[2].id`); absent for the value as a whole. */
+  readonly path?: string;
   constructor(record: {
     kind: RefusalKind;
     message: string;
@@ -731,6 +739,7 @@ export declare class ToolCallRefusedError extends Error {
     interruptIds?: string[];
     uncovered?: UncoveredInterrupt[];
     errors?: SchemaError[];
+    path?: string;
   });
 }
 
@@ -761,8 +770,10 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   subscribe(listener: (snapshot: Snapshot<Tools>) => void): () => void;
   /**
    * Advertises the input's tools and checks that it answers every pending
-   * call; throws a `ToolCallRefusedError` naming each unanswered call, or a
-   * `TypeError` naming the field that does not fit `RunAgentInput`.
+   * call; throws a `ToolCallRefusedError` naming each unanswered call, or
+   * one of kind `malformedInput` whose `path` names the field that does not
+   * fit `RunAgentInput` (`messages[0].id`). A `TypeError` when `input` is
+   * no object, or cannot be read as JSON.
    */
   startRun(input: RunAgentInput<Tools>): void;
   /**

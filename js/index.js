@@ -31,7 +31,6 @@ import {
   plainArgs,
   read,
   requireString,
-  restoreInput,
   spelt,
   toBytes,
   unreadable,
@@ -86,10 +85,11 @@ export class ToolCallStreamError extends Error {
  */
 export class ToolCallRefusedError extends Error {
   /** @param {import("./wire").RefusalRecord} record the binding's refusal record (or one made here alike) */
-  constructor({ kind, message, toolCallIds, unanswered = [], interruptIds = [], uncovered = [], errors = [] }) {
+  constructor({ kind, message, toolCallIds, unanswered = [], interruptIds = [], uncovered = [], errors = [], path }) {
     super(message);
     this.name = "ToolCallRefusedError";
     this.kind = kind;
+    if (path !== undefined) this.path = path;
     this.toolCallIds = Object.freeze(toolCallIds);
     this.unanswered = Object.freeze(unanswered.map((u) => Object.freeze(u)));
     this.interruptIds = Object.freeze(interruptIds);
@@ -210,7 +210,7 @@ export class ToolCallTracker {
     } catch (error) {
       unreadable("nextRun(input): input", error);
     }
-    if (ids === undefined) throw new TypeError(`nextRun(input): the run input's field "messages" must be an array (got ${kind(messages)})`);
+    if (ids === undefined) throw new ToolCallRefusedError({ kind: "malformedInput", message: `nextRun(input): the run input is malformed: field "messages" must be an array (got ${kind(messages)})`, toolCallIds: [], path: "messages" });
     const at = JSON.parse(this.#call("nextRun", (core) => core.operate(9 /* positions */, crossing(ids, "nextRun(input): input.messages ids"))));
     // The run advertises the options' tools and the input's (rule F1).
     const advertised = (name) => this.#toolNames.has(name) || given.has(name);
@@ -223,7 +223,7 @@ export class ToolCallTracker {
     const resume = resumeList(next.resume, this.snapshot().interrupts);
     if (resume !== undefined) next.resume = resume;
     // Rule P4: nothing unrecognised is sent; a malformed known field is refused, naming it.
-    next = outgoingInput(next, (_field, message) => new ToolCallRefusedError({ kind: "malformedInput", message: `nextRun(input): ${message}`, toolCallIds: [] }));
+    next = outgoingInput(next, (field, message) => new ToolCallRefusedError({ kind: "malformedInput", message: `nextRun(input): ${message}`, toolCallIds: [], path: field }));
     this.startRun(next); // refuses, naming them, calls left unanswered and interrupts left uncovered
     return next;
   }
@@ -236,8 +236,7 @@ export class ToolCallTracker {
    */
   restore(input) {
     this.#live("restore");
-    const [text, plain] = spelt(input, "restore(input)", false);
-    restoreInput(plain, "restore(input): input");
+    const text = checkRunInput(input, "restore(input)");
     return this.#operation("restore", (core) => core.operate(7 /* restore */, text));
   }
 

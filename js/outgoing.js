@@ -7,7 +7,7 @@
 // refused, naming it, before anything is sent. Judged as @ag-ui/client
 // 1.0's outgoing stage judges the same input (tests/js/reference.test.mjs).
 
-/** A malformed known field: `field` is its path, as `messages[0].content`. */
+/** A malformed known field: `field` is its path, as `messages[0].content` (the core's paths). */
 class Malformed extends Error {
   constructor(field, what) {
     super(`field "${field}" ${what}`);
@@ -29,6 +29,8 @@ const arr = (v, at) => {
   return v;
 };
 const any = (v) => v;
+/** `at.key`, or `key` at the input's top. */
+const keyPath = (at, key) => (at === "" ? key : `${at}.${key}`);
 
 /**
  * `value` with its described fields checked, in its own key order: `fields`
@@ -38,13 +40,13 @@ const any = (v) => v;
 function closed(value, at, fields) {
   obj(value, at);
   for (const [key, [, required]] of Object.entries(fields)) {
-    if (required && value[key] === undefined) throw new Malformed(`${at}.${key}`, "is missing");
+    if (required && value[key] === undefined) throw new Malformed(keyPath(at, key), "is missing");
   }
   const out = {};
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (!Object.hasOwn(fields, key) || v === undefined || (v === null && !fields[key][1])) continue;
-    out[key] = fields[key][0](v, `${at}.${key}`);
+    out[key] = fields[key][0](v, keyPath(at, key));
   }
   return out;
 }
@@ -128,7 +130,7 @@ const INPUT = {
  */
 export function outgoingInput(input, onMalformed) {
   try {
-    return closed(input, "input", INPUT);
+    return closed(input, "", INPUT);
   } catch (error) {
     if (error instanceof Malformed) throw onMalformed(error.field, error.message);
     throw error;

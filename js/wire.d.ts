@@ -244,6 +244,11 @@ export type RefusalRecord = {
    * For a refused payload or edited arguments, each schema failure (I4).
    */
   errors?: Array<ValidationError>;
+  /**
+   * For a malformed run input or saved thread, the field at fault by
+   * its path (`messages[2].id`); absent for the value as a whole.
+   */
+  path?: string;
 };
 
 /**
@@ -425,6 +430,13 @@ export type Violation = {
    * `messageId`: the message.
    */
   messageId?: string;
+  /**
+   * The field at fault, as a path in the event: `toolCallId`,
+   * `input.messages[2].toolCalls[0].id` (keys joined by `.`, list items
+   * as `[i]`). Absent when no one field is: the event as a whole is out
+   * of place, or the fault is the stream's (a limit on its length).
+   */
+  path?: string;
   /**
    * How many times it happened: repeats of one violation (same rule,
    * message and call, at other events) are kept once, counted here;

@@ -28,7 +28,7 @@
 //! types [`ToolCall`], [`RunState`], [`Subagent`], [`OpenInterrupt`] and
 //! their parts, the [`Changes`] since it was last asked, [`Violation`]s
 //! with their [`Severity`]); the errors ([`ApplicationError`],
-//! [`EventError`], [`ArgsError`]); and [`save`], the text
+//! [`EventError`], [`FieldError`], [`ArgsError`]); and [`save`], the text
 //! [`Tracker::load`] reads. Every type a public item names is exported
 //! here (the `unnameable_types` lint holds it to that).
 //!
@@ -77,8 +77,9 @@ pub mod wasm;
 
 pub use args::{ArgsError, ArgsErrorKind, Partial, PathStep};
 pub use events::{
-    Event, EventBody, EventError, Family, HistoryCall, Interrupt, JsonStr, Kept, Message, Opaque,
-    Outcome, ResumeEntry, ResumeStatus, RunInput, Stripped, SubagentStart, Text, Tool,
+    Event, EventBody, EventError, Family, FieldError, HistoryCall, Interrupt, JsonStr, Kept,
+    Message, Opaque, Outcome, ResumeEntry, ResumeStatus, RunInput, Stripped, SubagentStart, Text,
+    Tool,
 };
 pub use machine::{
     ApplicationError, CallStatus, Consent, Limits, Options, ResultSource, RunState, RunStatus,

@@ -44,6 +44,13 @@ pub struct Violation {
     #[cfg_attr(test, ts(optional))]
     /// `messageId`: the message.
     pub message_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    /// The field at fault, as a path in the event: `toolCallId`,
+    /// `input.messages[2].toolCalls[0].id` (keys joined by `.`, list items
+    /// as `[i]`). Absent when no one field is: the event as a whole is out
+    /// of place, or the fault is the stream's (a limit on its length).
+    pub path: Option<String>,
     /// How many times it happened: repeats of one violation (same rule,
     /// message and call, at other events) are kept once, counted here;
     /// `event_index` is the first occurrence.
@@ -66,6 +73,7 @@ impl Violation {
             event_index,
             tool_call_id: None,
             message_id: None,
+            path: None,
             count: 1,
         }
     }
@@ -81,6 +89,13 @@ impl Violation {
     #[must_use]
     pub fn with_message(mut self, id: &str) -> Self {
         self.message_id = Some(id.to_owned());
+        self
+    }
+
+    /// Names the field at fault, by its path in the event.
+    #[must_use]
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
         self
     }
 }

@@ -102,7 +102,8 @@ impl ViolationLog {
 }
 
 /// What makes two violations repeats of one: the rule, the severity, the
-/// message (which names no event index), and the call and message named.
+/// message (which names no event index), the call and message named, and
+/// the field.
 /// One string (fields joined by NUL, which no id or message holds
 /// unescaped), so the map shares the code of the tracker's other maps.
 fn shape_of(v: &Violation) -> String {
@@ -113,6 +114,7 @@ fn shape_of(v: &Violation) -> String {
         &v.message,
         v.tool_call_id.as_deref().unwrap_or_default(),
         v.message_id.as_deref().unwrap_or_default(),
+        v.path.as_deref().unwrap_or_default(),
     ] {
         shape.push_str(part);
         shape.push('\0');

@@ -305,7 +305,7 @@ fn f10_history_carries_what_calls_and_assistant_messages_keep() {
         .unwrap_err();
     assert!(
         err.to_string()
-            .contains(r#"field "input.messages[1].toolCalls[0].encryptedValue" must be a string"#),
+            .contains(r#"field "messages[1].toolCalls[0].encryptedValue" must be a string"#),
         "{err}"
     );
 }

@@ -69,7 +69,9 @@ fn f1_tools_advertised_by_options_run_input_and_start_run() {
     });
     t.start_run(input(vec![])).unwrap();
     t.start_run(
-        RunInput::from_value(json!({"messages": [], "tools": [{"name": "from_start_run"}]}))
+        RunInput::from_value(
+            json!({"threadId": "t1", "runId": "r1", "messages": [], "tools": [{"name": "from_start_run"}]}),
+        )
             .unwrap(),
     )
     .unwrap();
@@ -85,7 +87,8 @@ fn f1_tools_advertised_by_options_run_input_and_start_run() {
 #[test]
 fn f1_run_started_echoing_the_input_keeps_the_start_run_tools() {
     let mut t = Tracker::new(Options::default());
-    let text = json!({"messages": [], "tools": [{"name": "pick"}]});
+    let text =
+        json!({"threadId": "t1", "runId": "r1", "messages": [], "tools": [{"name": "pick"}]});
     t.start_run(RunInput::from_value(text.clone()).unwrap())
         .unwrap();
     feed(&mut t, &[run_started_with("r1", text)]);
@@ -445,7 +448,9 @@ fn f6_start_run_leaving_calls_unanswered_is_refused_naming_each() {
         panic!("{err:?}")
     };
     assert_eq!(calls.len(), 2);
-    let err = refused(&mut t, |t| t.start_run_json(r#"{"messages": []}"#));
+    let err = refused(&mut t, |t| {
+        t.start_run_json(r#"{"threadId": "t1", "runId": "r2", "messages": []}"#)
+    });
     assert!(matches!(err, ApplicationError::Unanswered(_)));
 }
 
@@ -499,17 +504,51 @@ fn f6_input_json_is_read_and_malformed_input_named() {
     let t = two_pending();
     let missing = t
         .check_input_json(
-            r#"{"messages":[{"id":"x","role":"tool","toolCallId":"c1","content":"ok"}]}"#,
+            r#"{"threadId":"t1","runId":"r2","messages":[{"id":"x","role":"tool","toolCallId":"c1","content":"ok"}]}"#,
         )
         .unwrap();
     assert_eq!(missing[0].tool_call_id, "c2");
     let err = t
-        .check_input_json(r#"{"messages":[{"id":"x","role":"tool"}]}"#)
+        .check_input_json(r#"{"threadId":"t1","runId":"r2","messages":[{"id":"x","role":"tool"}]}"#)
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        r#"the run input is malformed: missing field "input.messages[0].toolCallId""#
+        r#"the run input is malformed: missing field "messages[0].toolCallId""#
     );
+    // The field is data too, by its path in the input.
+    let ApplicationError::MalformedInput(field) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(field.path(), "messages[0].toolCallId");
+    // The application's input is a `RunAgentInput`: its ids and messages
+    // are required, and every field the tracker reads is type-checked.
+    for (text, path) in [
+        (r#"{"runId":"r2","messages":[]}"#, "threadId"),
+        (r#"{"threadId":"t1","messages":[]}"#, "runId"),
+        (r#"{"threadId":"t1","runId":"r2"}"#, "messages"),
+        (r#"{"threadId":1,"runId":"r2","messages":[]}"#, "threadId"),
+        (
+            r#"{"threadId":"t1","runId":"r2","parentRunId":2,"messages":[]}"#,
+            "parentRunId",
+        ),
+        (
+            r#"{"threadId":"t1","runId":"r2","messages":[],"context":[1]}"#,
+            "context[0]",
+        ),
+        (
+            r#"{"threadId":"t1","runId":"r2","messages":[],"tools":[{"name":"f","description":3}]}"#,
+            "tools[0].description",
+        ),
+        (
+            r#"{"threadId":"t1","runId":"r2","messages":[],"resume":[{"interruptId":"i"}]}"#,
+            "resume[0].status",
+        ),
+    ] {
+        match t.check_input_json(text) {
+            Err(ApplicationError::MalformedInput(e)) => assert_eq!(e.path(), path, "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
     assert!(matches!(
         t.check_input_json("not json"),
         Err(ApplicationError::MalformedInput(_))

@@ -71,6 +71,84 @@ fn e2_nested_payload_errors_name_the_path() {
 }
 
 #[test]
+fn e2_errors_carry_the_field_path_as_data() {
+    // Top-level fields, nested payload fields, and the value as a whole.
+    for (text, path) in [
+        (
+            r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":5}"#,
+            Some("delta"),
+        ),
+        (
+            r#"{"type":"TOOL_CALL_START","toolCallId":"c1"}"#,
+            Some("toolCallName"),
+        ),
+        (r#"{"type":7}"#, Some("type")),
+        (r#"{"toolCallId":"c1"}"#, Some("type")),
+        (
+            r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f","timestamp":1.5}"#,
+            Some("timestamp"),
+        ),
+        (
+            r#"{"type":"MESSAGES_SNAPSHOT","messages":[{"id":"a","role":"assistant","toolCalls":[{"id":"c","function":{"name":3,"arguments":""}}]}]}"#,
+            Some("messages[0].toolCalls[0].function.name"),
+        ),
+        (
+            r#"{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[]}}"#,
+            Some("outcome.interrupts"),
+        ),
+        ("[1,2]", None),
+        ("nul", None),
+    ] {
+        let mut t = running();
+        let v = t.push_json(text).unwrap_err();
+        assert_eq!((v.code, v.path.as_deref()), ("E2", path), "{text}: {v}");
+        // The path is the one the message names, not parsed from it.
+        if let Some(p) = path {
+            assert!(v.message.contains(&format!("\"{p}\"")), "{}", v.message);
+        }
+    }
+    let mut t = Tracker::new(Options::default());
+    let v = t
+        .push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{"messages":[{"role":"user"}]}}"#)
+        .unwrap_err();
+    assert_eq!(v.path.as_deref(), Some("input.messages[0].id"));
+}
+
+#[test]
+fn e2_violations_past_the_reader_name_the_field_at_fault() {
+    let mut t = running();
+    // T2: an END for no open call: the toolCallId.
+    let v = t
+        .push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"nope"}"#)
+        .unwrap_err();
+    assert_eq!((v.code, v.path.as_deref()), ("T2", Some("toolCallId")));
+    // E3: an unknown type; P2: a property 1.0 does not describe, by its path.
+    let mut t = running();
+    feed(
+        &mut t,
+        &[
+            json!({"type": "SOMETHING_NEW"}),
+            json!({"type": "RUN_FINISHED", "threadId": "t", "runId": "r", "outcome": {"type": "success", "vendor": 1}}),
+        ],
+    );
+    let paths: Vec<_> = t
+        .violations()
+        .iter()
+        .map(|v| (v.code, v.path.as_deref()))
+        .collect();
+    assert_eq!(
+        paths,
+        [("E3", Some("type")), ("P2", Some("outcome.vendor"))]
+    );
+    // L2: the event as a whole is out of place: no one field is at fault.
+    let mut t = running();
+    let v = t
+        .push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r2"}"#)
+        .unwrap_err();
+    assert_eq!((v.code, v.path.as_deref()), ("L2", None));
+}
+
+#[test]
 fn e2_keys_in_any_order_and_unknown_fields_tolerated() {
     let mut t = Tracker::new(Options::default());
     feed(

@@ -517,15 +517,15 @@ fn i5_a_malformed_resume_list_is_named() {
     for (resume, field) in [
         (
             json!({"status": "cancelled"}),
-            r#"missing field "input.resume[0].interruptId""#,
+            r#"missing field "resume[0].interruptId""#,
         ),
         (
             json!({"interruptId": "i1", "status": "maybe"}),
-            r#""input.resume[0].status" must be"#,
+            r#""resume[0].status" must be"#,
         ),
         (
             json!({"interruptId": "i1", "status": "resolved", "payload": null}),
-            r#""input.resume[0].payload" must not be null"#,
+            r#""resume[0].payload" must not be null"#,
         ),
     ] {
         let text =

@@ -161,7 +161,10 @@ fn f5_the_application_answer_is_kept_byte_exact_at_any_depth() {
         .unwrap();
     assert_eq!(t.tool_messages()[0].content.get(), AWKWARD);
     // What goes back in the next run's input is accepted as it came out.
-    let input = format!(r#"{{"messages":[{}]}}"#, to_json(&t.tool_messages()[0]));
+    let input = format!(
+        r#"{{"threadId":"t","runId":"r2","messages":[{}]}}"#,
+        to_json(&t.tool_messages()[0])
+    );
     t.start_run_json(&input).unwrap();
 }
 

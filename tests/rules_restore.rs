@@ -130,10 +130,10 @@ fn f8_the_input_that_would_restore_an_unanswered_call_is_refused() {
     assert!(t.calls().is_empty(), "a refusal changes nothing");
     // Advertised by the input's own tools counts the same.
     let mut t = Tracker::new(Options::default());
-    let with = json!({"messages": saved(), "tools": [{"name": "confirm", "description": ""}]});
+    let with = json!({"threadId": "t1", "runId": "r", "messages": saved(), "tools": [{"name": "confirm", "description": ""}]});
     let err = t.start_run_json(&with.to_string()).unwrap_err();
     assert_eq!(unanswered(err), [("c1".to_owned(), false)]);
-    let without = json!({"messages": saved()});
+    let without = json!({"threadId": "t1", "runId": "r", "messages": saved()});
     t.start_run_json(&without.to_string()).unwrap();
 }
 

@@ -130,7 +130,9 @@ fn f8_a_saved_thread_brings_back_interrupts_consent_standing_answers_and_violati
     assert_eq!(wire::save(&after), saved);
     // The thread goes on: the standing approval covers the next call, and
     // d3 (approved, unanswered) must still be answered.
-    let err = after.start_run_json(r#"{"messages":[]}"#).unwrap_err();
+    let err = after
+        .start_run_json(r#"{"threadId":"t","runId":"r9","messages":[]}"#)
+        .unwrap_err();
     assert!(err.to_string().contains("d3"), "{err}");
     after.answer("d1", json!("deployed"), "m-d1").unwrap();
     after.answer("d3", json!("deployed"), "m-d3").unwrap();
@@ -142,7 +144,7 @@ fn f8_a_saved_thread_brings_back_interrupts_consent_standing_answers_and_violati
             .iter()
             .map(agui_tool_calls::ToolMessage::to_value),
     );
-    let input = json!({"messages": messages, "resume": [
+    let input = json!({"threadId": "t", "runId": "r2", "messages": messages, "resume": [
         {"interruptId": "i1", "status": "resolved", "payload": {"approved": true}},
         {"interruptId": "i2", "status": "cancelled"}]});
     after.start_run_json(&input.to_string()).unwrap();

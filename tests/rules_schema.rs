@@ -252,7 +252,7 @@ fn s1_the_applications_schema_echoed_by_the_stream_runs_its_patterns() {
     ));
     // A tool given by the application's own run input, then echoed.
     let mut t = Tracker::new(Options::default());
-    let input = json!({"messages": [], "tools": [{"name": "confirm_deploy", "description": "",
+    let input = json!({"threadId": "t", "runId": "r9", "messages": [], "tools": [{"name": "confirm_deploy", "description": "",
         "parameters": deploy_tool().parameters}]});
     t.start_run_json(&input.to_string()).unwrap();
     run_with_input_tools(&mut t, &[deploy_tool()]);

@@ -67,10 +67,11 @@ fn s3_a_standing_approval_approves_later_valid_calls_to_its_tool_naming_the_call
     t.answer("d2", json!("deployed"), "m2").unwrap();
     // In later runs of the thread too.
     feed(&mut t, &[run_finished("r1")]);
-    t.start_run_json(r#"{"messages":[]}"#).unwrap_err(); // p1, d1 unanswered
+    t.start_run_json(r#"{"threadId":"t","runId":"r9","messages":[]}"#)
+        .unwrap_err(); // p1, d1 unanswered
     t.answer("d1", json!("deployed"), "m1").unwrap();
     t.answer("p1", json!("a"), "m3").unwrap();
-    let input = json!({"messages": t.tool_messages().iter().map(agui_tool_calls::ToolMessage::to_value).collect::<Vec<_>>()});
+    let input = json!({"threadId": "t", "runId": "r9", "messages": t.tool_messages().iter().map(agui_tool_calls::ToolMessage::to_value).collect::<Vec<_>>()});
     t.start_run_json(&input.to_string()).unwrap();
     feed(&mut t, &[run_started("r2")]);
     feed(&mut t, &whole_call("d3", "deploy", VALID));
@@ -196,7 +197,7 @@ fn s3_restored_history_calls_are_covered_when_pending_again() {
         {"id": "a1", "role": "assistant", "toolCalls": [
             {"id": "h1", "type": "function", "function": {"name": "deploy", "arguments": VALID}},
             {"id": "h2", "type": "function", "function": {"name": "deploy", "arguments": "{}"}}]}]});
-    t.restore(agui_tool_calls::events::RunInput::from_json(&history.to_string()).unwrap())
+    t.restore(agui_tool_calls::events::RunInput::from_history_json(&history.to_string()).unwrap())
         .unwrap();
     assert_eq!(consent(&t, "h1"), (Consent::Approved, Some("d1")));
     assert_eq!(consent(&t, "h2"), (Consent::Unrequested, None), "invalid");

@@ -162,7 +162,7 @@ fn e2_lone_surrogates_in_history_and_run_input_are_not_fatal() {
     assert_eq!(call.results[0].content.get(), r#""\ud800""#);
     feed(&mut t, &[run_finished("r1")]);
     t.start_run_json(
-        r#"{"messages":[{"id":"u","role":"user","content":"\udc00"}],"state":"\ud800"}"#,
+        r#"{"threadId":"t","runId":"r2","messages":[{"id":"u","role":"user","content":"\udc00"}],"state":"\ud800"}"#,
     )
     .unwrap();
 }

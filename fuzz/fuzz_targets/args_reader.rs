@@ -94,7 +94,10 @@ fuzz_target!(|data: &[u8]| {
     let finished = reader.finish();
     assert_eq!(finished, whole.finish());
     // What the tracker keeps at the end, decided without the value.
-    assert_eq!(reader.check(), finished.as_ref().map(drop).map_err(Clone::clone));
+    assert_eq!(
+        reader.check(),
+        finished.as_ref().map(drop).map_err(Clone::clone)
+    );
 
     let serde = serde_json::from_str::<Value>(&text);
     match &finished {

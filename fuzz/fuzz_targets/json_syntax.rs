@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(Opaque::from_json(text).is_ok(), valid, "{text:?}");
     let refused_as_invalid = match Event::from_json(text) {
         Ok(_) => false,
-        Err(e) => e.message.starts_with("invalid JSON"),
+        Err(e) => e.message().starts_with("invalid JSON"),
     };
     assert_eq!(refused_as_invalid, !valid, "{text:?}");
 });

@@ -66,12 +66,17 @@ fuzz_target!(|data: &[u8]| {
     match t.load(text) {
         Err(e) => {
             match &e {
-                ApplicationError::Saved(m) => assert!(
-                    m.contains("field \"saved")
-                        || m.starts_with("not JSON")
-                        || m.contains("limits."),
-                    "{m}"
-                ),
+                ApplicationError::Saved(e) => {
+                    let m = e.message();
+                    assert!(
+                        m.contains("field \"saved")
+                            || m.starts_with("not JSON")
+                            || m.contains("limits."),
+                        "{m}"
+                    );
+                    // The path, when there is one, is the field the message names.
+                    assert!(e.path().is_empty() || m.contains(e.path()), "{m}");
+                }
                 ApplicationError::Limit(m) => assert!(m.contains("limits.maxThreadBytes"), "{m}"),
                 other => panic!("unexpected refusal {other:?}"),
             }

@@ -441,7 +441,10 @@ impl EventSpec {
                 }
                 1 => {
                     if let Some(call) = parent_call {
-                        put("outcome", json!({"type": "suspended", "interruptIds": [call.get()]}));
+                        put(
+                            "outcome",
+                            json!({"type": "suspended", "interruptIds": [call.get()]}),
+                        );
                     }
                     "SUBAGENT_FINISHED"
                 }

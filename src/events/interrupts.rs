@@ -6,7 +6,7 @@
 //! with a warning (rule P2), as `@ag-ui/client` 1.0 strips it.
 
 use super::json::{self, Fields, Kind, Raw, Scalar};
-use super::payload::{item_path, missing, must_be, object};
+use super::payload::{item_path, missing, must_be, object, FieldError};
 use super::Opaque;
 use super::Stripped;
 use serde::Serialize;
@@ -120,9 +120,9 @@ pub struct ResumeEntry {
 pub(super) fn interrupts(
     items: Vec<Raw<'_>>,
     stripped: &mut Vec<Stripped>,
-) -> Result<Vec<Interrupt>, String> {
+) -> Result<Vec<Interrupt>, FieldError> {
     if items.is_empty() {
-        return Err("field \"outcome.interrupts\" must be a non-empty array".into());
+        return Err(must_be("outcome", "interrupts", "a non-empty array"));
     }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
@@ -139,7 +139,7 @@ pub(super) fn interrupt(
     v: Raw<'_>,
     path: &str,
     stripped: &mut Vec<Stripped>,
-) -> Result<Interrupt, String> {
+) -> Result<Interrupt, FieldError> {
     let map = object(v, path)?;
     let string = |key: &str| strict_string(&map, key, path);
     let object = |key: &str| strict_object(&map, key, path);
@@ -159,7 +159,11 @@ pub(super) fn interrupt(
 }
 
 /// An optional string field; `null` is not absent (the 1.0 schema refuses it).
-pub(super) fn strict_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+pub(super) fn strict_string(
+    map: &Fields,
+    key: &str,
+    path: &str,
+) -> Result<Option<String>, FieldError> {
     match map.get(key).map(json::scalar) {
         None => Ok(None),
         Some(Scalar::Str(s)) => Ok(Some(s.into_text().into_owned())),
@@ -168,7 +172,7 @@ pub(super) fn strict_string(map: &Fields, key: &str, path: &str) -> Result<Optio
 }
 
 /// An optional object field, kept as given.
-fn strict_object(map: &Fields, key: &str, path: &str) -> Result<Option<Opaque>, String> {
+fn strict_object(map: &Fields, key: &str, path: &str) -> Result<Option<Opaque>, FieldError> {
     match map.get(key) {
         None => Ok(None),
         Some(v) if json::kind(v) == Kind::Object => Ok(Some(Opaque::from_raw(v))),
@@ -176,15 +180,16 @@ fn strict_object(map: &Fields, key: &str, path: &str) -> Result<Option<Opaque>, 
     }
 }
 
-/// `input.resume`: the resume entries (`null` reads as absent).
-pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
+/// A run input's `resume` at `at`: the resume entries (`null` reads as
+/// absent).
+pub(super) fn resume(v: Raw<'_>, at: &str) -> Result<Option<Vec<ResumeEntry>>, FieldError> {
     if json::kind(v) == Kind::Null {
         return Ok(None);
     }
-    let items = json::items(v).ok_or("field \"input.resume\" must be an array")?;
+    let items = json::items(v).ok_or_else(|| must_be(at, "", "an array"))?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let path = item_path("input.resume", i);
+        let path = item_path(at, i);
         let map = object(item, &path)?;
         let interrupt_id = strict_string(&map, "interruptId", &path)?
             .ok_or_else(|| missing(&path, "interruptId"))?;
@@ -211,6 +216,6 @@ pub(super) fn resume(v: Raw<'_>) -> Result<Option<Vec<ResumeEntry>>, String> {
 }
 
 /// `field "path.key" must not be null`.
-pub(super) fn must_not_be_null(path: &str, key: &str) -> String {
+pub(super) fn must_not_be_null(path: &str, key: &str) -> FieldError {
     super::payload::field_error(path, key, " must not be null")
 }

@@ -21,6 +21,7 @@ pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};
 pub use json::{JsonStr, REPLACEMENT};
 pub use kept::Kept;
 pub use opaque::{to_json, Opaque};
+pub use payload::FieldError;
 use serde_json::Value;
 use std::borrow::Cow;
 pub use strip::Stripped;
@@ -38,7 +39,8 @@ pub type Text<'a> = Cow<'a, str>;
 /// assert_eq!(e.owner, None);
 ///
 /// let err = Event::from_json(r#"{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":4}"#).unwrap_err();
-/// assert_eq!(err.message, r#"TOOL_CALL_ARGS: field "delta" must be a string"#);
+/// assert_eq!(err.message(), r#"TOOL_CALL_ARGS: field "delta" must be a string"#);
+/// assert_eq!(err.path(), Some("delta"));
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event<'a> {
@@ -301,8 +303,11 @@ pub struct RunInput {
 }
 
 impl RunInput {
-    /// Reads a `RunAgentInput` from JSON text (only `messages`, `tools` and
-    /// `resume` are read; other keys are tolerated). Errors name the field (E2).
+    /// Reads the application's `RunAgentInput` from JSON text: `threadId`,
+    /// `runId` and `messages` are required, and every field the tracker
+    /// reads is type-checked (`messages`, `tools`, `context`, `resume`);
+    /// `state`, `forwardedProps` and unknown keys are tolerated. An error
+    /// names the field by its path, also given as data (E2).
     ///
     /// ```
     /// use agui_tool_calls::events::RunInput;
@@ -310,11 +315,25 @@ impl RunInput {
     /// let input = RunInput::from_json(r#"{"threadId":"t","runId":"r2","messages":[
     ///   {"id":"m1","role":"tool","toolCallId":"c1","content":"ok"}],"tools":[]}"#).unwrap();
     /// assert_eq!(input.messages[0].tool_call_id.as_deref(), Some("c1"));
+    ///
+    /// let e = RunInput::from_json(r#"{"threadId":"t","runId":"r2","messages":[{"role":"user"}]}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(e.path(), Some("messages[0].id"));
     /// ```
     pub fn from_json(text: &str) -> Result<RunInput, EventError> {
+        Self::read(text, payload::InputFrom::Application)
+    }
+
+    /// Reads saved history, `{messages, tools?}` (or a whole
+    /// `RunAgentInput`), as `restore` takes it: only `messages` is required.
+    pub fn from_history_json(text: &str) -> Result<RunInput, EventError> {
+        Self::read(text, payload::InputFrom::History)
+    }
+
+    fn read(text: &str, from: payload::InputFrom) -> Result<RunInput, EventError> {
         let raw =
             json::Raw::checked(text).map_err(|e| EventError::e2(format!("invalid JSON: {e}")))?;
-        payload::run_input(raw).map_err(EventError::e2)
+        payload::run_input(raw, from).map_err(EventError::from)
     }
 
     /// Reads a `RunAgentInput` from a JSON value.
@@ -391,21 +410,56 @@ pub struct HistoryCall {
     pub kept: Kept,
 }
 
-/// Why an event could not be read.
+/// Why an event could not be read: the rule broken, and the field.
+///
+/// ```
+/// use agui_tool_calls::Event;
+///
+/// let err = Event::from_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1"}"#).unwrap_err();
+/// assert_eq!(err.code, "E2");
+/// assert_eq!(err.path(), Some("toolCallName"));
+/// assert_eq!(err.message(), r#"TOOL_CALL_START: missing field "toolCallName""#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventError {
     /// The rule broken: `E2` (malformed), or `A6` (`subagentRunId: null`).
     pub code: &'static str,
-    /// What is wrong, naming the event type and field where known.
-    pub message: String,
+    /// The field at fault and the message naming the event type and field;
+    /// an empty path when the text is no event at all.
+    pub field: payload::FieldError,
 }
 
 impl EventError {
     fn e2(message: String) -> Self {
         EventError {
             code: "E2",
-            message,
+            field: payload::FieldError::whole(message),
         }
+    }
+
+    /// What is wrong, naming the event type and field where known.
+    pub fn message(&self) -> &str {
+        self.field.message()
+    }
+
+    /// The field at fault, as a path in the event (`toolCallId`,
+    /// `input.messages[2].id`); `None` when the text is no event at all.
+    pub fn path(&self) -> Option<&str> {
+        Some(self.field.path()).filter(|p| !p.is_empty())
+    }
+}
+
+/// A wrong field of the payload: E2 at its path.
+impl From<payload::FieldError> for EventError {
+    fn from(field: payload::FieldError) -> Self {
+        EventError { code: "E2", field }
+    }
+}
+
+/// Where no event is concerned (the application's run input), the field.
+impl From<EventError> for payload::FieldError {
+    fn from(e: EventError) -> Self {
+        e.field
     }
 }
 

@@ -8,34 +8,88 @@ use super::strip::{self, Stripped};
 use super::{HistoryCall, Kept, Message, Opaque, Outcome, RunInput, Tool};
 use serde_json::Value;
 
-pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, String> {
+/// One field of a payload is wrong: where it is, as data, and a message
+/// that names it.
+///
+/// ```
+/// use agui_tool_calls::{ApplicationError, Options, Tracker};
+///
+/// let mut t = Tracker::new(Options::default());
+/// let err = t.start_run_json(r#"{"threadId":"t","runId":"r","messages":[{"role":"user"}]}"#);
+/// let Err(ApplicationError::MalformedInput(e)) = err else { panic!() };
+/// assert_eq!(e.path(), "messages[0].id");
+/// assert_eq!(e.message(), r#"missing field "messages[0].id""#);
+/// ```
+// Boxed: every reader of the payloads returns it, and a `Result` holding
+// two strings inline made each of them larger in the wasm module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldError(Box<(String, String)>);
+
+impl FieldError {
+    pub(crate) fn new(path: String, message: String) -> Self {
+        FieldError(Box::new((path, message)))
+    }
+
+    /// An error about the value as a whole: its path is empty.
+    pub(crate) fn whole(message: String) -> Self {
+        Self::new(String::new(), message)
+    }
+
+    /// The field's path from the event (or the saved thread, or the run
+    /// input): keys joined by `.`, list items as `[i]`; empty for the
+    /// value as a whole.
+    pub fn path(&self) -> &str {
+        &self.0 .0
+    }
+
+    /// What is wrong, naming the field by its path.
+    pub fn message(&self) -> &str {
+        &self.0 .1
+    }
+
+    /// The path and the message.
+    pub fn into_parts(self) -> (String, String) {
+        *self.0
+    }
+}
+
+/// Where only a message is kept (the options), the message.
+impl From<FieldError> for String {
+    fn from(e: FieldError) -> String {
+        e.into_parts().1
+    }
+}
+
+pub(super) fn object<'a>(v: Raw<'a>, path: &str) -> Result<Fields<'a>, FieldError> {
     Fields::of(v).ok_or_else(|| must_be(path, "", "an object"))
 }
 
 /// `field "path.key" must be what` (`path` alone when `key` is empty): one
 /// writer for the nested payloads' type errors, rather than a `format!`
 /// per field and per module in the wasm module.
-pub(crate) fn must_be(path: &str, key: &str, what: &str) -> String {
-    let mut m = field_error(path, key, " must be ");
-    m.push_str(what);
-    m
+pub(crate) fn must_be(path: &str, key: &str, what: &str) -> FieldError {
+    named("field \"", path, key, &["\" must be ", what])
 }
 
 /// `field "path.key"` and `rest`.
-pub(crate) fn field_error(path: &str, key: &str, rest: &str) -> String {
-    let mut m = String::from("field \"");
-    push_path(&mut m, path, key);
-    m.push('"');
-    m.push_str(rest);
-    m
+pub(crate) fn field_error(path: &str, key: &str, rest: &str) -> FieldError {
+    named("field \"", path, key, &["\"", rest])
 }
 
 /// `missing field "path.key"`.
-pub(crate) fn missing(path: &str, key: &str) -> String {
-    let mut m = String::from("missing field \"");
-    push_path(&mut m, path, key);
-    m.push('"');
-    m
+pub(crate) fn missing(path: &str, key: &str) -> FieldError {
+    named("missing field \"", path, key, &["\""])
+}
+
+/// `before`, the path `path.key`, then `after`.
+fn named(before: &str, path: &str, key: &str, after: &[&str]) -> FieldError {
+    let path = key_path(path, key);
+    let mut message = String::from(before);
+    message.push_str(&path);
+    for part in after {
+        message.push_str(part);
+    }
+    FieldError::new(path, message)
 }
 
 /// `path[i]`: one function for every list's item paths, rather than a
@@ -44,8 +98,8 @@ pub(crate) fn item_path(path: &str, i: usize) -> String {
     format!("{path}[{i}]")
 }
 
-/// `path.key`, as [`item_path`].
-pub(super) fn key_path(path: &str, key: &str) -> String {
+/// `path.key` (`path` alone when `key` is empty), as [`item_path`].
+pub(crate) fn key_path(path: &str, key: &str) -> String {
     let mut m = String::with_capacity(path.len() + key.len() + 1);
     push_path(&mut m, path, key);
     m
@@ -54,12 +108,14 @@ pub(super) fn key_path(path: &str, key: &str) -> String {
 fn push_path(m: &mut String, path: &str, key: &str) {
     m.push_str(path);
     if !key.is_empty() {
-        m.push('.');
+        if !path.is_empty() {
+            m.push('.');
+        }
         m.push_str(key);
     }
 }
 
-fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, String> {
+fn array<'a>(v: Raw<'a>, path: &str) -> Result<Vec<Raw<'a>>, FieldError> {
     json::items(v).ok_or_else(|| must_be(path, "", "an array"))
 }
 
@@ -71,7 +127,7 @@ fn string(v: Raw<'_>) -> Option<String> {
     }
 }
 
-pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, String> {
+pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<String, FieldError> {
     match map.get(key) {
         Some(v) => string(v).ok_or_else(|| must_be(path, key, "a string")),
         None => Err(missing(path, key)),
@@ -79,7 +135,7 @@ pub(super) fn required_string(map: &Fields, key: &str, path: &str) -> Result<Str
 }
 
 /// An optional string; `null` reads as absent.
-fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, String> {
+fn optional_string(map: &Fields, key: &str, path: &str) -> Result<Option<String>, FieldError> {
     match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
         Some(v) => string(v)
@@ -93,29 +149,65 @@ fn optional_array<'a>(
     map: &Fields<'a>,
     key: &str,
     path: &str,
-) -> Result<Option<Vec<Raw<'a>>>, String> {
+) -> Result<Option<Vec<Raw<'a>>>, FieldError> {
     match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
         Some(v) => array(v, &key_path(path, key)).map(Some),
     }
 }
 
-/// The `input` of `RUN_STARTED` (a `RunAgentInput`): its messages and tools.
+/// Which fields a run input must have, by who gives it (every field read
+/// is type-checked for each): a stream's `RUN_STARTED.input`, read for
+/// what the tracker uses; saved history given to `restore`; the
+/// application's own `RunAgentInput`, which the agent will read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum InputFrom {
+    /// `RUN_STARTED.input`: nothing required; paths start `input.`.
+    Stream,
+    /// `{messages, tools?}` for `restore`: `messages` required.
+    History,
+    /// `startRun`/`nextRun`: `threadId`, `runId` and `messages` required.
+    Application,
+}
+
+/// A run input (a `RunAgentInput`): its messages, tools and resume list.
 /// `state`, `forwardedProps` and the rest are skipped unread.
-pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
-    let map = object(v, "input")?;
+pub(super) fn run_input(v: Raw<'_>, from: InputFrom) -> Result<RunInput, FieldError> {
+    let at = if from == InputFrom::Stream {
+        "input"
+    } else {
+        ""
+    };
+    let map = object(v, at)?;
+    let must = |key| match from {
+        InputFrom::Stream => false,
+        InputFrom::History => key == "messages",
+        InputFrom::Application => true,
+    };
+    for key in ["threadId", "runId"] {
+        if optional_string(&map, key, at)?.is_none() && must(key) {
+            return Err(missing(at, key));
+        }
+    }
+    optional_string(&map, "parentRunId", at)?;
+    if let Some(items) = optional_array(&map, "context", at)? {
+        for (i, item) in items.into_iter().enumerate() {
+            object(item, &item_path(&key_path(at, "context"), i))?;
+        }
+    }
     let mut stripped = Vec::new();
     let messages = match map.get("messages").filter(|&v| json::kind(v) != Kind::Null) {
+        None if must("messages") => return Err(missing(at, "messages")),
         None => Vec::new(),
-        Some(v) => messages(v, "input.messages", &mut stripped)?,
+        Some(v) => messages(v, &key_path(at, "messages"), &mut stripped)?,
     };
-    let tools = match optional_array(&map, "tools", "input")? {
+    let tools = match optional_array(&map, "tools", at)? {
         None => None,
-        Some(items) => Some(tools(items)?),
+        Some(items) => Some(tools(items, &key_path(at, "tools"))?),
     };
     let resume = match map.get("resume") {
         None => None,
-        Some(v) => super::interrupts::resume(v)?,
+        Some(v) => super::interrupts::resume(v, &key_path(at, "resume"))?,
     };
     Ok(RunInput {
         messages,
@@ -125,10 +217,10 @@ pub(super) fn run_input(v: Raw<'_>) -> Result<RunInput, String> {
     })
 }
 
-fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
+fn tools(items: Vec<Raw<'_>>, at: &str) -> Result<Vec<Tool>, FieldError> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
-        let path = item_path("input.tools", i);
+        let path = item_path(at, i);
         let map = object(item, &path)?;
         out.push(Tool {
             name: required_string(&map, "name", &path)?,
@@ -140,11 +232,16 @@ fn tools(items: Vec<Raw<'_>>) -> Result<Vec<Tool>, String> {
 }
 
 /// A tool's JSON Schema: read as a value, since the validator reads it.
-fn parameters(map: &Fields, path: &str) -> Result<Value, String> {
+fn parameters(map: &Fields, path: &str) -> Result<Value, FieldError> {
     match map.get("parameters") {
         None => Ok(Value::Null),
-        Some(v) => json::value(v)
-            .map_err(|e| format!("field \"{path}.parameters\" cannot be read as a schema: {e}")),
+        Some(v) => json::value(v).map_err(|e| {
+            field_error(
+                path,
+                "parameters",
+                &format!(" cannot be read as a schema: {e}"),
+            )
+        }),
     }
 }
 
@@ -154,7 +251,7 @@ pub(super) fn messages(
     v: Raw<'_>,
     path: &str,
     stripped: &mut Vec<Stripped>,
-) -> Result<Vec<Message>, String> {
+) -> Result<Vec<Message>, FieldError> {
     let items = array(v, path)?;
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
@@ -163,7 +260,7 @@ pub(super) fn messages(
     Ok(out)
 }
 
-fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Message, String> {
+fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Message, FieldError> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
     let role = required_string(&map, "role", path)?;
@@ -205,7 +302,7 @@ fn message(v: Raw<'_>, path: &str, stripped: &mut Vec<Stripped>) -> Result<Messa
     })
 }
 
-fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
+fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, FieldError> {
     let map = object(v, path)?;
     let id = required_string(&map, "id", path)?;
     let fpath = key_path(path, "function");
@@ -223,7 +320,7 @@ fn history_call(v: Raw<'_>, path: &str) -> Result<HistoryCall, String> {
 
 /// A call's or a message's `encryptedValue`, `encryptedValueType` and
 /// `metadata` (rule F10), as given; `null` reads as absent.
-fn kept(map: &Fields, path: &str) -> Result<Kept, String> {
+fn kept(map: &Fields, path: &str) -> Result<Kept, FieldError> {
     let field = |key, kind, what| match map.get(key).filter(|&v| json::kind(v) != Kind::Null) {
         None => Ok(None),
         Some(v) if json::kind(v) == kind => Ok(Some(Opaque::from_raw(v))),
@@ -259,7 +356,7 @@ fn typed_outcome<'a>(
     kinds: &[(&str, &[&str])],
     what: &str,
     stripped: &mut Vec<Stripped>,
-) -> Result<Option<(usize, Fields<'a>)>, String> {
+) -> Result<Option<(usize, Fields<'a>)>, FieldError> {
     let map = object(v, "outcome")?;
     let kind = required_string(&map, "type", "outcome")?;
     let Some(at) = kinds.iter().position(|(name, _)| *name == kind) else {
@@ -272,7 +369,10 @@ fn typed_outcome<'a>(
 
 /// `RUN_FINISHED.outcome`: `success`, `interrupt` or `cancelled` (rules L7,
 /// L8); `None` for a type 1.0 does not describe, stripped (rule P1).
-pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option<Outcome>, String> {
+pub(super) fn outcome(
+    v: Raw<'_>,
+    stripped: &mut Vec<Stripped>,
+) -> Result<Option<Outcome>, FieldError> {
     let Some((kind, map)) = typed_outcome(v, &RUN_OUTCOMES, "run", stripped)? else {
         return Ok(None);
     };
@@ -295,7 +395,7 @@ pub(super) fn outcome(v: Raw<'_>, stripped: &mut Vec<Stripped>) -> Result<Option
 pub(super) fn subagent_outcome(
     v: Raw<'_>,
     stripped: &mut Vec<Stripped>,
-) -> Result<Option<Vec<String>>, String> {
+) -> Result<Option<Vec<String>>, FieldError> {
     match typed_outcome(v, &SUBAGENT_OUTCOMES, "subagent", stripped)? {
         Some((1, map)) => Ok(Some(strings(&map, "interruptIds")?.unwrap_or_default())),
         _ => Ok(None),
@@ -303,7 +403,7 @@ pub(super) fn subagent_outcome(
 }
 
 /// An optional list of strings of an outcome.
-fn strings(map: &Fields, key: &str) -> Result<Option<Vec<String>>, String> {
+fn strings(map: &Fields, key: &str) -> Result<Option<Vec<String>>, FieldError> {
     let Some(items) = optional_array(map, key, "outcome")? else {
         return Ok(None);
     };

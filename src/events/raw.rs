@@ -68,8 +68,11 @@ impl<'a> Check<'_, 'a> {
         self.error(payload::must_be(name.name(), "", "a string"))
     }
 
-    fn error(&self, what: String) -> EventError {
-        EventError::e2(format!("{}: {what}", self.event_type))
+    /// E2 at the field `e` names, the message naming the event's type first.
+    fn error(&self, e: payload::FieldError) -> EventError {
+        let (path, message) = e.into_parts();
+        let message = format!("{}: {message}", self.event_type);
+        payload::FieldError::new(path, message).into()
     }
 }
 
@@ -106,8 +109,8 @@ fn read_fields(text: &str) -> Result<Event<'_>, EventError> {
 fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     let event_type = match fields.get(Key::Type).map(json::scalar) {
         Some(Scalar::Str(t)) => t.into_text(),
-        None => return Err(EventError::e2("missing field \"type\"".into())),
-        Some(_) => return Err(EventError::e2("field \"type\" must be a string".into())),
+        None => return Err(payload::missing("type", "").into()),
+        Some(_) => return Err(payload::must_be("type", "", "a string").into()),
     };
     let c = Check {
         event_type: &event_type,
@@ -115,12 +118,13 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     };
     let owner = match c.raw(Key::SubagentRunId).map(json::kind) {
         Some(Kind::Null) => {
-            return Err(EventError {
-                code: "A6",
-                message: format!(
-                    "{event_type}: field \"subagentRunId\" is null; it must be omitted"
-                ),
-            })
+            let mut e = c.error(payload::field_error(
+                "subagentRunId",
+                "",
+                " is null; it must be omitted",
+            ));
+            e.code = "A6";
+            return Err(e);
         }
         _ => c.optional(Key::SubagentRunId)?,
     };
@@ -129,7 +133,7 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
     let metadata = match c.raw(Key::Metadata) {
         None => None,
         Some(v) if json::kind(v) == Kind::Object => Some(Opaque::from_raw(v)),
-        Some(_) => return Err(c.error("field \"metadata\" must be an object".into())),
+        Some(_) => return Err(c.error(payload::must_be("metadata", "", "an object"))),
     };
     let body = body(&c, &event_type)?;
     if matches!(
@@ -139,7 +143,7 @@ fn build<'a>(fields: &EventFields<'a>) -> Result<Event<'a>, EventError> {
             | EventBody::SubagentError { .. }
     ) && owner.is_none()
     {
-        return Err(c.error("missing field \"subagentRunId\"".into()));
+        return Err(c.error(payload::missing("subagentRunId", "")));
     }
     Ok(Event {
         owner,
@@ -166,8 +170,10 @@ fn timestamp(c: &Check<'_, '_>) -> Result<(), EventError> {
     } else {
         json::describe(raw)
     };
-    Err(c.error(format!(
-        "field \"timestamp\" must be a safe integer (got {got})"
+    Err(c.error(payload::field_error(
+        "timestamp",
+        "",
+        &format!(" must be a safe integer (got {got})"),
     )))
 }
 
@@ -232,7 +238,9 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
             parent_run_id: c.optional(Key::ParentRunId)?,
             input: match c.present(Key::Input) {
                 None => None,
-                Some(v) => Some(Box::new(payload::run_input(v).map_err(|e| c.error(e))?)),
+                Some(v) => Some(Box::new(
+                    payload::run_input(v, payload::InputFrom::Stream).map_err(|e| c.error(e))?,
+                )),
             },
         },
         "RUN_FINISHED" => {
@@ -304,7 +312,7 @@ fn body<'a>(c: &Check<'_, 'a>, event_type: &Text<'a>) -> Result<EventBody<'a>, E
                     Some(v) => {
                         payload::messages(v, "messages", &mut stripped).map_err(|e| c.error(e))?
                     }
-                    None => return Err(c.error("missing field \"messages\"".into())),
+                    None => return Err(c.error(payload::missing("messages", ""))),
                 },
                 stripped,
             }
@@ -382,16 +390,18 @@ fn tool_call_result<'a>(c: &Check<'_, 'a>) -> Result<EventBody<'a>, EventError> 
         Some(v) if matches!(json::kind(v), Kind::String | Kind::Array) => {
             strip::content(v, "content", &mut stripped).map_err(|e| c.error(e))?
         }
-        None => return Err(c.error("missing field \"content\"".into())),
+        None => return Err(c.error(payload::missing("content", ""))),
         Some(_) => {
-            return Err(
-                c.error("field \"content\" must be a string or an array of content parts".into())
-            )
+            return Err(c.error(payload::must_be(
+                "content",
+                "",
+                "a string or an array of content parts",
+            )))
         }
     };
     match c.optional(Key::Role)? {
         Some(role) if role != "tool" => {
-            return Err(c.error("field \"role\" must be \"tool\"".into()))
+            return Err(c.error(payload::must_be("role", "", "\"tool\"")))
         }
         _ => {}
     }

@@ -7,7 +7,7 @@
 
 use super::interrupts::{interrupt, strict_string};
 use super::json::{self, Kind, Raw};
-use super::payload::{field_error, item_path, key_path, missing, must_be, object};
+use super::payload::{field_error, item_path, key_path, missing, must_be, object, FieldError};
 use super::Opaque;
 use crate::machine::{Consent, InterruptDecision, OpenInterrupt, StandingApproval};
 use crate::violation::{Severity, Violation};
@@ -47,8 +47,8 @@ pub struct SavedCall {
 /// Paths are built only on the way to an error, by the payload reader's
 /// shared writers (`item_path`, `key_path`): a `format!` per site is code
 /// of its own in the wasm module.
-pub fn read(text: &str) -> Result<Saved, String> {
-    let raw = Raw::checked(text).map_err(|e| String::from("not JSON: ") + &e)?;
+pub fn read(text: &str) -> Result<Saved, FieldError> {
+    let raw = Raw::checked(text).map_err(|e| FieldError::whole(String::from("not JSON: ") + &e))?;
     let map = object(raw, "saved")?;
     let version = map
         .get("version")
@@ -118,7 +118,7 @@ pub fn read(text: &str) -> Result<Saved, String> {
 const NEWER: &str = " is above 1: saved by a newer version of agui-tool-calls, which this one cannot read (it reads version 1)";
 const _: () = assert!(SAVED_VERSION == 1, "NEWER names the version read");
 
-fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, String> {
+fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, FieldError> {
     let entry = object(item, path)?;
     let decided = match strict_string(&entry, "consent", path)?.as_deref() {
         None => Consent::Unrequested,
@@ -157,7 +157,7 @@ fn call(item: Raw<'_>, path: &str) -> Result<SavedCall, String> {
     })
 }
 
-fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
+fn violation(item: Raw<'_>, path: &str) -> Result<Violation, FieldError> {
     let entry = object(item, path)?;
     let code = required(&entry, "code", path)?;
     let code = crate::rules::id(&code).ok_or_else(|| must_be(path, "code", "a rule id"))?;
@@ -181,6 +181,7 @@ fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
     );
     v.tool_call_id = strict_string(&entry, "toolCallId", path)?;
     v.message_id = strict_string(&entry, "messageId", path)?;
+    v.path = strict_string(&entry, "path", path)?;
     v.count = number(&entry, "count", path)? as u64;
     if v.count == 0 {
         return Err(must_be(path, "count", "at least 1"));
@@ -189,19 +190,19 @@ fn violation(item: Raw<'_>, path: &str) -> Result<Violation, String> {
 }
 
 /// The items of the optional array field `saved.<key>`.
-fn list<'a>(map: &json::Fields<'a>, key: &str) -> Result<Vec<Raw<'a>>, String> {
+fn list<'a>(map: &json::Fields<'a>, key: &str) -> Result<Vec<Raw<'a>>, FieldError> {
     match map.get(key) {
         None => Ok(Vec::new()),
         Some(v) => json::items(v).ok_or_else(|| must_be("saved", key, "an array")),
     }
 }
 
-fn required(map: &json::Fields, key: &str, path: &str) -> Result<String, String> {
+fn required(map: &json::Fields, key: &str, path: &str) -> Result<String, FieldError> {
     strict_string(map, key, path)?.ok_or_else(|| missing(path, key))
 }
 
 /// A whole number field below 2^53, as JS writes counts and indices.
-fn number(map: &json::Fields, key: &str, path: &str) -> Result<usize, String> {
+fn number(map: &json::Fields, key: &str, path: &str) -> Result<usize, FieldError> {
     let raw = map.get(key).ok_or_else(|| missing(path, key))?;
     match raw.get().parse::<u64>() {
         Ok(n) if n < 1 << 53 => {

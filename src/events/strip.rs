@@ -8,7 +8,7 @@
 
 use super::interrupts::{must_not_be_null, strict_string};
 use super::json::{self, Fields, Kind, Raw};
-use super::payload::{item_path, key_path, missing, object, required_string};
+use super::payload::{item_path, key_path, missing, object, required_string, FieldError};
 use super::Opaque;
 use crate::quote::quoted;
 
@@ -32,11 +32,17 @@ pub struct Stripped {
     pub rule: &'static str,
     /// What was removed, naming its path.
     pub message: String,
+    /// The path of what was removed, or of the field whose value made it go.
+    pub path: String,
 }
 
 impl Stripped {
-    fn new(rule: &'static str, message: String) -> Self {
-        Stripped { rule, message }
+    fn new(rule: &'static str, path: String, message: String) -> Self {
+        Stripped {
+            rule,
+            message,
+            path,
+        }
     }
 }
 
@@ -56,7 +62,11 @@ const MEDIA_PART: &[&str] = &["type", "id", "source", "metadata"];
 /// ```text
 /// [{"type":"text","text":"a"},{"type":"hologram"}] -> [{"type":"text","text":"a"}]
 /// ```
-pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Opaque, String> {
+pub(super) fn content(
+    raw: Raw<'_>,
+    path: &str,
+    out: &mut Vec<Stripped>,
+) -> Result<Opaque, FieldError> {
     let Some(items) = json::items(raw) else {
         return Ok(Opaque::from_raw(raw));
     };
@@ -81,7 +91,7 @@ pub(super) fn content(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Resu
 
 /// One content part: its text (rewritten when a property was stripped),
 /// or `None` when the part itself is removed.
-fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, String> {
+fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, FieldError> {
     let map = object(raw, path)?;
     let kind = required_string(&map, "type", path)?;
     let described = match kind.as_str() {
@@ -106,7 +116,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
         }
         "binary" => {
             let message = format!("{path}: a \"binary\" content part, retired in 1.0, removed");
-            out.push(Stripped::new("P3", message));
+            out.push(Stripped::new("P3", path.into(), message));
             return Ok(None);
         }
         other => {
@@ -114,7 +124,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
                 "{path}.type {} is not a content part 1.0 describes: part removed",
                 quoted(other)
             );
-            out.push(Stripped::new("P1", message));
+            out.push(Stripped::new("P1", key_path(path, "type"), message));
             return Ok(None);
         }
     };
@@ -123,7 +133,7 @@ fn part(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<Stri
 
 /// The fields every known part may have: a string `id`, a `metadata` that
 /// is not `null` (open, not read further).
-fn known_part(map: &Fields, path: &str) -> Result<(), String> {
+fn known_part(map: &Fields, path: &str) -> Result<(), FieldError> {
     optional_string(map, "id", path)?;
     if map.get("metadata").map(json::kind) == Some(Kind::Null) {
         return Err(must_not_be_null(path, "metadata"));
@@ -134,7 +144,7 @@ fn known_part(map: &Fields, path: &str) -> Result<(), String> {
 /// A media part's source: its text (rewritten when a property was
 /// stripped), or `None` when its kind is unrecognised: the source is
 /// required, so the part holding it goes (rule P1).
-fn source(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, String> {
+fn source(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<String>, FieldError> {
     let map = object(raw, path)?;
     let kind = required_string(&map, "type", path)?;
     let described: &[&str] = match kind.as_str() {
@@ -149,7 +159,7 @@ fn source(raw: Raw<'_>, path: &str, out: &mut Vec<Stripped>) -> Result<Option<St
                 "{path}.type {} is not a media source 1.0 describes: part removed",
                 quoted(other)
             );
-            out.push(Stripped::new("P1", message));
+            out.push(Stripped::new("P1", key_path(path, "type"), message));
             return Ok(None);
         }
     };
@@ -201,8 +211,9 @@ fn closed(
 
 /// The warning for a property 1.0 does not describe (rule P2).
 pub(super) fn undescribed(path: &str, key: &str) -> Stripped {
-    let message = format!("{path}.{key} is not a property 1.0 describes: removed");
-    Stripped::new("P2", message)
+    let path = key_path(path, key);
+    let message = format!("{path} is not a property 1.0 describes: removed");
+    Stripped::new("P2", path, message)
 }
 
 /// Rule P2 for an object whose value the tracker rebuilds from what it
@@ -224,7 +235,7 @@ pub(super) fn check_closed(
 /// P3): read as absent, as 1.0's compatibility boundary reads it.
 pub(super) fn retired_null(key: &str) -> Stripped {
     let message = format!("{key}: null, a retired spelling of none, read as absent");
-    Stripped::new("P3", message)
+    Stripped::new("P3", key.into(), message)
 }
 
 /// The warning for an outcome type 1.0 does not describe (rule P1).
@@ -233,10 +244,10 @@ pub(super) fn unknown_outcome(kind: &str, what: &str) -> Stripped {
         "outcome.type {} is not an outcome 1.0 describes: outcome removed, the {what} reads as a success",
         quoted(kind)
     );
-    Stripped::new("P1", message)
+    Stripped::new("P1", "outcome.type".into(), message)
 }
 
 /// An optional string; `null` is not absent (the 1.0 schema refuses it).
-fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), String> {
+fn optional_string(map: &Fields, key: &str, path: &str) -> Result<(), FieldError> {
     strict_string(map, key, path).map(drop)
 }

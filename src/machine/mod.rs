@@ -292,7 +292,12 @@ impl Tracker {
             Ok(ref mut event) => self.push_event(event),
             Err(e) => {
                 let index = self.events_seen;
-                Err(self.stop(Violation::new(e.code, Severity::Fatal, index, e.message)))
+                let (path, message) = e.field.into_parts();
+                let mut v = Violation::new(e.code, Severity::Fatal, index, message);
+                if !path.is_empty() {
+                    v.path = Some(path);
+                }
+                Err(self.stop(v))
             }
         }
     }
@@ -531,7 +536,7 @@ impl Tracker {
     /// use agui_tool_calls::{Options, Tracker};
     ///
     /// let mut t = Tracker::new(Options::default());
-    /// t.start_run_json(r#"{"messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
+    /// t.start_run_json(r#"{"threadId":"t","runId":"r2","messages":[{"id":"u1","role":"user","content":"hi"}]}"#).unwrap();
     /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
     /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#).unwrap();
     /// assert_eq!(t.message_position("u1"), Some(0));

@@ -505,7 +505,7 @@ impl Tracker {
                     Severity::Warning,
                     format!("unknown event type {} passed over", quoted(&event_type)),
                 );
-                plan.record(v);
+                plan.record(v.with_path("type"));
             }
             _ => {}
         }
@@ -616,7 +616,8 @@ impl Tracker {
                     code,
                     format!("{what} for call {}, which is not open", quoted(id)),
                 )
-                .with_call(id));
+                .with_call(id)
+                .with_path("toolCallId"));
         };
         self.check_owner(plan, index, owner, what)?;
         Ok(index)
@@ -642,7 +643,8 @@ impl Tracker {
                         owner_name(call.owner.as_deref())
                     ),
                 )
-                .with_call(&call.id)),
+                .with_call(&call.id)
+                .with_path("subagentRunId")),
             _ => Ok(()),
         }
     }
@@ -674,7 +676,8 @@ impl Tracker {
                             owner_name(m)
                         ),
                     )
-                    .with_call(&id));
+                    .with_call(&id)
+                    .with_path("parentMessageId"));
             }
         }
         // What the start says about its owner: explicit, or inherited from
@@ -693,7 +696,8 @@ impl Tracker {
                             quoted(&id)
                         ),
                     )
-                    .with_call(&id))
+                    .with_call(&id)
+                    .with_path("toolCallId"))
             }
             Some(&i) => {
                 self.check_reopen(plan, i, &name, parent.as_deref(), claim.as_ref())?;
@@ -747,7 +751,8 @@ impl Tracker {
                         quoted(name)
                     ),
                 )
-                .with_call(&call.id));
+                .with_call(&call.id)
+                .with_path("toolCallName"));
         }
         if call.parent_message_id.as_deref() != parent {
             return Err(plan
@@ -760,7 +765,8 @@ impl Tracker {
                         quoted_or_none(parent)
                     ),
                 )
-                .with_call(&call.id));
+                .with_call(&call.id)
+                .with_path("parentMessageId"));
         }
         match claim {
             Some(o) if *o != call.owner => Err(plan
@@ -773,7 +779,8 @@ impl Tracker {
                         owner_name(o.as_deref())
                     ),
                 )
-                .with_call(&call.id)),
+                .with_call(&call.id)
+                .with_path("subagentRunId")),
             _ => Ok(()),
         }
     }
@@ -810,7 +817,8 @@ impl Tracker {
                     ),
                 )
                 .with_call(&tool_call_id)
-                .with_message(&result.message_id);
+                .with_message(&result.message_id)
+                .with_path("toolCallId");
             plan.record(v);
             plan.ops.push(Op::Result {
                 call: None,
@@ -934,7 +942,9 @@ impl Tracker {
 /// from the event, naming its path.
 fn record_stripped(plan: &mut Plan, stripped: Vec<Stripped>, call: Option<&str>) {
     for s in stripped {
-        let mut v = plan.violation(s.rule, Severity::Warning, s.message);
+        let mut v = plan
+            .violation(s.rule, Severity::Warning, s.message)
+            .with_path(s.path);
         if let Some(id) = call {
             v = v.with_call(id);
         }
@@ -947,7 +957,7 @@ fn retired_parent(plan: &mut Plan, null_parent: bool) {
     if null_parent {
         let message = "parentMessageId: null, a retired spelling of none, read as absent";
         let v = plan.violation("P3", Severity::Warning, message);
-        plan.record(v);
+        plan.record(v.with_path("parentMessageId"));
     }
 }
 

@@ -398,8 +398,12 @@ impl WasmTracker {
     /// rule F8): one export, one instance of `applied` (size).
     pub fn start_run(&mut self, input_json: &str, restore: bool) -> Result<String, JsValue> {
         self.applied(|t| {
-            let input = crate::events::RunInput::from_json(input_json)
-                .map_err(|e| ApplicationError::MalformedInput(e.message))?;
+            let read = if restore {
+                crate::events::RunInput::from_history_json
+            } else {
+                crate::events::RunInput::from_json
+            };
+            let input = read(input_json).map_err(|e| ApplicationError::MalformedInput(e.into()))?;
             if restore {
                 t.restore(input)
             } else {

@@ -41,7 +41,7 @@ fn options(value: Value) -> Result<Options, String> {
                     for (i, item) in items.into_iter().enumerate() {
                         let Value::String(name) = item else {
                             let path = item_path("requireApproval", i);
-                            return Err(must_be(&path, "", "a string"));
+                            return Err(must_be(&path, "", "a string").into());
                         };
                         options.require_approval.push(name);
                     }
@@ -66,9 +66,9 @@ fn tool(value: Value, path: &str) -> Result<Tool, String> {
     for (key, value) in object(value).ok_or_else(|| must_be(path, "", "an object"))? {
         match (key.as_str(), value) {
             ("name", Value::String(s)) => name = Some(s),
-            ("name", _) => return Err(must_be(path, "name", "a string")),
+            ("name", _) => return Err(must_be(path, "name", "a string").into()),
             ("description", Value::String(s)) => description = s,
-            ("description", _) => return Err(must_be(path, "description", "a string")),
+            ("description", _) => return Err(must_be(path, "description", "a string").into()),
             ("parameters", v) => parameters = v,
             // Other fields of a tool are the application's: kept out, not refused.
             _ => {}
@@ -112,7 +112,7 @@ fn limit(key: &str, value: &Value) -> Result<Option<usize>, String> {
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
             .map(Some)
-            .ok_or_else(|| must_be("limits", key, "a non-negative integer")),
+            .ok_or_else(|| must_be("limits", key, "a non-negative integer").into()),
     }
 }
 

@@ -638,6 +638,11 @@ pub struct RefusalRecord<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     #[cfg_attr(test, ts(as = "Option<Vec<ValidationError>>", optional))]
     errors: &'a [ValidationError],
+    /// For a malformed run input or saved thread, the field at fault by
+    /// its path (`messages[2].id`); absent for the value as a whole.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, ts(optional))]
+    path: Option<&'a str>,
 }
 
 /// An interrupt a run input leaves uncovered, or resolves though it expired.
@@ -691,6 +696,14 @@ impl<'a> RefusalRecord<'a> {
             interrupt_ids: error.interrupt_ids(),
             uncovered,
             errors: error.validation_errors(),
+            path: match error {
+                ApplicationError::MalformedInput(e) | ApplicationError::Saved(e)
+                    if !e.path().is_empty() =>
+                {
+                    Some(e.path())
+                }
+                _ => None,
+            },
         }
     }
 }

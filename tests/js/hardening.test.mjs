@@ -208,27 +208,45 @@ test("f6_start_run_refuses_what_is_not_a_run_agent_input_naming_the_field", () =
   const t = pendingTracker();
   t.answer("c1", "done");
   const good = { threadId: "t1", runId: "r2", messages: t.toolMessages() };
-  const refusals = [
+  // What cannot cross into wasm is a TypeError, here.
+  const unreadable = [
     [undefined, /startRun\(input\) must be an object \(got undefined\)/],
     [null, /startRun\(input\) must be an object \(got null\)/],
     ["input", /must be an object \(got string\)/],
     [[], /must be an object \(got an array\)/],
-    [{}, /input\.threadId is missing/],
-    [{ ...good, threadId: 1 }, /input\.threadId must be a string \(got number\)/],
-    [{ ...good, runId: undefined }, /input\.runId is missing/],
-    [{ ...good, runId: null }, /input\.runId must be a string \(got null\)/],
-    [{ threadId: "t1", runId: "r2" }, /input\.messages is missing/],
-    [{ ...good, messages: {} }, /input\.messages must be an array/],
-    [{ ...good, messages: [{ role: "user" }] }, /input\.messages\[0\]\.id is missing/],
-    [{ ...good, messages: [{ id: "m", role: 3 }] }, /input\.messages\[0\]\.role must be a string/],
-    [{ ...good, tools: {} }, /input\.tools must be an array/],
-    [{ ...good, tools: [{ description: "x" }] }, /input\.tools\[0\]\.name is missing/],
-    [{ ...good, context: "x" }, /input\.context must be an array/],
-    [{ ...good, parentRunId: 5 }, /input\.parentRunId must be a string/],
     [{ ...good, state: 10n }, /startRun\(input\) cannot be read as JSON/],
   ];
-  refusals.forEach(([input, message], i) => {
+  unreadable.forEach(([input, message], i) => {
     assert.throws(() => t.startRun(input), { name: "TypeError", message }, `refusal ${i}`);
+  });
+  // What does not fit RunAgentInput is the core's to judge: one error class,
+  // the field's path as data and in the message.
+  const malformed = [
+    [{}, "threadId", 'missing field "threadId"'],
+    [{ ...good, threadId: 1 }, "threadId", 'field "threadId" must be a string'],
+    [{ ...good, runId: undefined }, "runId", 'missing field "runId"'],
+    [{ ...good, runId: null }, "runId", 'missing field "runId"'],
+    [{ threadId: "t1", runId: "r2" }, "messages", 'missing field "messages"'],
+    [{ ...good, messages: {} }, "messages", 'field "messages" must be an array'],
+    [{ ...good, messages: [{ role: "user" }] }, "messages[0].id", 'missing field "messages[0].id"'],
+    [{ ...good, messages: [{ id: "m", role: 3 }] }, "messages[0].role", 'field "messages[0].role" must be a string'],
+    [{ ...good, tools: {} }, "tools", 'field "tools" must be an array'],
+    [{ ...good, tools: [{ description: "x" }] }, "tools[0].name", 'missing field "tools[0].name"'],
+    [{ ...good, context: "x" }, "context", 'field "context" must be an array'],
+    [{ ...good, context: [1] }, "context[0]", 'field "context[0]" must be an object'],
+    [{ ...good, parentRunId: 5 }, "parentRunId", 'field "parentRunId" must be a string'],
+  ];
+  malformed.forEach(([input, path, message], i) => {
+    assert.throws(
+      () => t.startRun(input),
+      (e) => {
+        assert.ok(e instanceof ToolCallRefusedError, `refusal ${i}: ${e}`);
+        assert.equal(e.kind, "malformedInput", `refusal ${i}`);
+        assert.equal(e.path, path, `refusal ${i}`);
+        assert.equal(e.message, `the run input is malformed: ${message}`, `refusal ${i}`);
+        return true;
+      },
+    );
   });
   const before = t.snapshot();
   assert.equal(before.run.status, "finished");
@@ -305,6 +323,34 @@ test("e2_errors_carry_the_event_index_as_data_and_the_docs_example_is_what_js_pr
   assert.throws(() => u.pushJson('{"type":"TOOL_CALL_ARGS","toolCallId":"c1","delta":5}'), (e) => {
     assert.equal(e.message, 'E2 at event 1: TOOL_CALL_ARGS: field "delta" must be a string');
     assert.equal(e.violation.eventIndex, 1);
+    assert.equal(e.violation.path, "delta");
     return true;
   });
+  assert.equal(u.snapshot().fatal.path, "delta");
+  // A nested field, a warning's field, and an event out of place (no field).
+  const w = running();
+  assert.throws(() => w.push({ type: "RUN_STARTED", threadId: "t", runId: "r9", input: { messages: [{ id: "m", role: 1 }] } }));
+  assert.equal(w.snapshot().fatal.path, "input.messages[0].role");
+  const x = running();
+  const warned = x.push({ type: "MYSTERY" }).violations;
+  assert.deepEqual(warned.map((v) => [v.code, v.path]), [["E3", "type"]]);
+  assert.throws(() => x.push(runStarted("r2")), (e) => e.violation.code === "L2" && !("path" in e.violation));
+});
+
+test("e2_refusals_of_the_applications_input_and_saved_thread_carry_the_path", () => {
+  const t = new ToolCallTracker();
+  assert.throws(
+    () => t.restore({ messages: [{ id: "m", role: "assistant", toolCalls: [{ id: "c", function: { name: "f" } }] }] }),
+    (e) => e instanceof ToolCallRefusedError && e.kind === "malformedInput" && e.path === "messages[0].toolCalls[0].function.arguments",
+  );
+  assert.throws(
+    () => t.load({ version: 1, interrupts: "x" }),
+    (e) => e instanceof ToolCallRefusedError && e.kind === "invalidSaved" && e.path === "saved.interrupts",
+  );
+  // Not JSON at all: the value as a whole, no path.
+  assert.throws(
+    () => t.load("{"),
+    (e) => e instanceof ToolCallRefusedError && e.kind === "invalidSaved" && !("path" in e),
+  );
+  t.free();
 });

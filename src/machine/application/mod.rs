@@ -23,7 +23,7 @@
 //!     t.push_json(e).unwrap();
 //! }
 //! // The next run may not leave c1 dangling.
-//! let err = t.start_run_json(r#"{"messages":[]}"#).unwrap_err();
+//! let err = t.start_run_json(r#"{"threadId":"t","runId":"r2","messages":[]}"#).unwrap_err();
 //! assert!(err.to_string().contains("c1 (confirm)"));
 //!
 //! t.answer("c1", json!("yes"), "m1").unwrap();
@@ -31,7 +31,7 @@
 //! assert_eq!(messages, [json!({"id": "m1", "role": "tool", "toolCallId": "c1", "content": "yes"})]);
 //! t.start_run(agui_tool_calls::events::RunInput { messages: vec![], tools: None, stripped: vec![], resume: None })
 //!     .unwrap_err(); // the answer must actually be in the input
-//! let input = json!({"messages": messages}).to_string();
+//! let input = json!({"threadId": "t", "runId": "r2", "messages": messages}).to_string();
 //! t.start_run_json(&input).unwrap();
 //! assert!(t.tool_messages().is_empty());
 //! ```
@@ -47,6 +47,7 @@ pub use decisions::DECLINED_CONTENT;
 pub use interrupts::UncoveredInterrupt;
 pub use next_run::{UnansweredCall, ABANDONED_CONTENT, CANCELLED_CONTENT};
 
+use crate::events::payload::FieldError;
 use crate::events::Opaque;
 use crate::machine::ResultSource;
 use crate::quote::quoted;
@@ -169,8 +170,8 @@ pub enum ApplicationError {
     },
     /// The run input leaves these calls unanswered (rule F6).
     Unanswered(Vec<UnansweredCall>),
-    /// The run input could not be read.
-    MalformedInput(String),
+    /// The run input could not be read: the field at fault, by its path.
+    MalformedInput(FieldError),
     /// A run is active or a call is open: the next run cannot start yet.
     RunActive,
     /// The stream stopped on a fatal violation; the tracker follows no
@@ -225,7 +226,7 @@ pub enum ApplicationError {
     Uncovered(Vec<UncoveredInterrupt>),
     /// A saved thread that cannot be loaded: what is wrong, naming the
     /// field by its path ([`Tracker::load`](crate::Tracker::load)).
-    Saved(String),
+    Saved(FieldError),
 }
 
 impl fmt::Display for ApplicationError {
@@ -237,7 +238,7 @@ impl fmt::Display for ApplicationError {
             Unanswered, Uncovered, UnknownCall, UnknownInterrupt,
         };
         match self {
-            Saved(message) => write!(f, "the saved thread cannot be restored: {message}"),
+            Saved(e) => write!(f, "the saved thread cannot be restored: {}", e.message()),
             UnknownCall { id } => write!(f, "no tool call {} in this thread", quoted(id)),
             Open { id } => write!(
                 f,
@@ -275,7 +276,7 @@ impl fmt::Display for ApplicationError {
                 quoted(id)
             ),
             Unanswered(calls) => next_run::describe_unanswered(f, calls),
-            MalformedInput(message) => write!(f, "the run input is malformed: {message}"),
+            MalformedInput(e) => write!(f, "the run input is malformed: {}", e.message()),
             RunActive => write!(
                 f,
                 "a run is active or a tool call is open: the next run cannot start yet"

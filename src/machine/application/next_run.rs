@@ -260,13 +260,14 @@ impl Tracker {
     /// [`Tracker::restore`] with a `RunAgentInput` (or `{messages, tools?}`)
     /// given as JSON text.
     pub fn restore_json(&mut self, text: &str) -> Result<(), ApplicationError> {
-        let input = read_input(text)?;
+        let input = RunInput::from_history_json(text)
+            .map_err(|e| ApplicationError::MalformedInput(e.into()))?;
         self.restore(input)
     }
 }
 
 pub(super) fn read_input(text: &str) -> Result<RunInput, ApplicationError> {
-    RunInput::from_json(text).map_err(|e| ApplicationError::MalformedInput(e.message))
+    RunInput::from_json(text).map_err(|e| ApplicationError::MalformedInput(e.into()))
 }
 
 /// `the next run's input leaves 2 pending tool calls unanswered: c1 (f), c2 (g)`.

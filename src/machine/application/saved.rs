@@ -5,7 +5,7 @@
 //! value leaves the tracker as it was.
 
 use super::ApplicationError;
-use crate::events::payload::{field_error, item_path};
+use crate::events::payload::{field_error, item_path, FieldError};
 use crate::events::saved::{self, Saved};
 use crate::machine::budget::{answer_bytes, limit_message};
 use crate::machine::{
@@ -50,14 +50,14 @@ impl Tracker {
             return Err(ApplicationError::RunActive);
         }
         if !self.interrupts.is_empty() || !self.standing.is_empty() {
-            return Err(ApplicationError::Saved(
+            return Err(ApplicationError::Saved(FieldError::whole(
                 "a saved thread is loaded into a tracker with no interrupts or standing approvals of its own".into(),
-            ));
+            )));
         }
         let limit = self.options.limits.max_event_bytes;
         if text.len() > limit {
             let m = limit_message("the saved value", limit, "maxEventBytes");
-            return Err(ApplicationError::Saved(m));
+            return Err(ApplicationError::Saved(FieldError::whole(m)));
         }
         let saved = saved::read(text).map_err(ApplicationError::Saved)?;
         let cost = self.check_saved(&saved)?;
@@ -249,9 +249,11 @@ fn first(seen: &mut Names, kind: char, id: &str) -> bool {
 fn refusal(list: &str, k: usize, key: &str, what: Option<&str>, max: usize) -> ApplicationError {
     let mut path = item_path(&(String::from("saved.") + list), k);
     path.push_str(key);
-    ApplicationError::Saved(match what {
-        Some(what) => field_error(&path, "", &(String::from(" ") + what)),
-        None => limit_message(&field_error(&path, "", ""), max, "maxIdBytes"),
+    ApplicationError::Saved(if let Some(what) = what {
+        field_error(&path, "", &(String::from(" ") + what))
+    } else {
+        let message = limit_message(field_error(&path, "", "").message(), max, "maxIdBytes");
+        FieldError::new(path, message)
     })
 }
 

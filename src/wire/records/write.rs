@@ -245,6 +245,7 @@ impl WriteJson for Violation {
         o.num("eventIndex", self.event_index as u64);
         o.opt_str("toolCallId", self.tool_call_id.as_deref());
         o.opt_str("messageId", self.message_id.as_deref());
+        o.opt_str("path", self.path.as_deref());
         o.num("count", self.count);
         o.end();
     }
@@ -512,6 +513,7 @@ impl WriteJson for RefusalRecord<'_> {
         o.list("interruptIds", &self.interrupt_ids);
         o.list("uncovered", &self.uncovered);
         o.list("errors", self.errors);
+        o.opt_str("path", self.path);
         o.end();
     }
 }
