@@ -11,9 +11,10 @@ export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";
  * Subscribes `tracker` to `agent`: the agent's history, when it has one (a
  * page reloaded), restores the tracker (rule F8); each run's input is
  * declared to it (`startRun`, its `resume` list from `runAgent({ resume })`
- * checked against the open interrupts), with a closing tool message added
- * for every call the agent holds that a stopped or failed run abandoned
- * (rule F11); every event goes through it before the agent applies it, an
+ * checked against the open interrupts), its history ordered as strict
+ * servers require (each tool message right after its call's assistant
+ * message) and a closing tool message added for every call the agent holds
+ * that a stopped or failed run abandoned (rule F11); every event goes through it before the agent applies it, an
  * event it refuses (fatal) is not applied and stops the run
  * (`agent.abortRun()`), and a run that is stopped, fails or ends without a
  * terminal event aborts the tracker's run, with the reason: the run
@@ -40,9 +41,9 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
   const { unsubscribe } = agent.subscribe({
     onRunInitialized({ input, messages }) {
       refused = false;
-      const closed = withClosings(messages ?? input.messages, tracker);
+      const history = placed(messages ?? input.messages, tracker);
       try {
-        tracker.startRun(closed ? { ...input, messages: closed.filter((m) => m?.role !== "activity") } : input);
+        tracker.startRun(history ? { ...input, messages: history.filter((m) => m?.role !== "activity") } : input);
       } catch (error) {
         refused = true;
         // Before the request leaves: an aborted HttpAgent sends nothing.
@@ -51,7 +52,7 @@ export function trackAgent(agent, tracker, { onRefused = (error) => console.erro
         return undefined;
       }
       // The agent's history, and so the input it sends, gets them too.
-      return closed ? { messages: closed } : undefined;
+      return history ? { messages: history } : undefined;
     },
     onEvent({ event }) {
       if (refused) return { stopPropagation: true };
@@ -90,42 +91,45 @@ function reasonOf(error) {
 }
 
 /**
- * `messages` with a closing tool message (from `tracker.toolMessages()`)
- * after each call they hold that a stopped or failed run left unanswered
- * (rule F11), among the tool messages following its assistant message in
- * `toolCalls` order; `null` when there is none to add.
+ * `messages` with each tool message right after the assistant message that
+ * holds its call (among that message's tool messages, in `toolCalls` order),
+ * as strict servers require and `nextRun` writes it: an answer the app added
+ * after the run said more, or after the user typed, moves up. A closing tool
+ * message (from `tracker.toolMessages()`) goes after each call a stopped or
+ * failed run left unanswered (rule F11). `null` when nothing moves or is
+ * added.
  */
-function withClosings(messages, tracker) {
+function placed(messages, tracker) {
+  if (!Array.isArray(messages)) return null;
   // The tracker's closing messages (rule F11), not the application's answers.
   const closings = new Map(tracker.toolMessages().filter((m) => m.id.startsWith(`${m.toolCallId}:closed`)).map((m) => [m.toolCallId, m]));
-  if (closings.size === 0 || !Array.isArray(messages)) return null;
-  const answered = new Set(messages.filter((m) => m?.role === "tool").map((m) => m.toolCallId));
+  // The message holding each call (its first, should a call repeat).
+  const holder = new Map();
+  messages.forEach((m, i) => {
+    if (m?.role === "assistant" && Array.isArray(m.toolCalls)) for (const c of m.toolCalls) if (typeof c?.id === "string" && !holder.has(c.id)) holder.set(c.id, i);
+  });
+  // The tool messages that follow their call's message, by call, in order.
+  const answers = new Map();
+  const answered = new Set();
+  messages.forEach((m, i) => {
+    if (m?.role !== "tool") return;
+    answered.add(m.toolCallId);
+    if (!(holder.get(m.toolCallId) < i)) return;
+    const list = answers.get(m.toolCallId);
+    if (list) list.push(m);
+    else answers.set(m.toolCallId, [m]);
+  });
   const out = [];
-  let added = false;
-  for (let k = 0; k < messages.length; ) {
-    const m = messages[k++];
+  messages.forEach((m, i) => {
+    if (m?.role === "tool" && answers.has(m.toolCallId)) return; // placed after its call
     out.push(m);
-    const calls = m?.role === "assistant" && Array.isArray(m.toolCalls) ? m.toolCalls : [];
-    if (!calls.some((c) => closings.has(c?.id) && !answered.has(c.id))) continue;
-    // The tool messages after it, by call; each call's, or its closing, in order.
-    const block = new Map();
-    while (k < messages.length && messages[k]?.role === "tool") {
-      const t = messages[k++];
-      const same = block.get(t.toolCallId);
-      if (same) same.push(t);
-      else block.set(t.toolCallId, [t]);
-    }
-    for (const c of calls) {
-      const own = block.get(c?.id);
-      block.delete(c?.id);
+    if (m?.role !== "assistant" || !Array.isArray(m.toolCalls)) return;
+    for (const c of m.toolCalls) {
+      if (holder.get(c?.id) !== i) continue;
+      const own = answers.get(c.id);
       if (own) out.push(...own);
-      else if (closings.has(c?.id) && !answered.has(c.id)) {
-        out.push(closings.get(c.id));
-        answered.add(c.id);
-        added = true;
-      }
+      else if (closings.has(c.id) && !answered.has(c.id)) out.push(closings.get(c.id));
     }
-    for (const rest of block.values()) out.push(...rest);
-  }
-  return added ? out : null;
+  });
+  return out.length !== messages.length || out.some((m, i) => m !== messages[i]) ? out : null;
 }

@@ -234,6 +234,45 @@ test("l8_track_agent_closes_a_call_its_cancelled_run_left_unanswered", async () 
   assert.deepEqual(tracker.toolMessages(), []);
 });
 
+test("f6_track_agent_places_an_answer_right_after_its_call_when_the_run_said_more_after_it", async () => {
+  inputs.length = 0;
+  const tracker = new ToolCallTracker({ tools: TOOLS });
+  const agent = new HttpAgent({ url, threadId: "t-said-more" });
+  const refused = [];
+  trackAgent(agent, tracker, { onRefused: (e) => refused.push(e) });
+  // The run asks, then says more in a message of its own; the user then
+  // types before the answer is added (the app adds answers when it likes).
+  script.push(
+    (i) => run(i, [...text("a1", ["Deploy?"]), ...withParent("c1", "confirm_deploy", "a1"), ...text("a1b", ["Waiting for you."])]),
+    (i) => run(i, text("a2", ["Deployed."])),
+    (i) => run(i, text("a3", ["Anything else?"])),
+  );
+  agent.addMessages([user("u1")]);
+  await agent.runAgent({ tools: TOOLS });
+  tracker.answer("c1", "approved");
+  agent.addMessages([user("u2")]);
+  agent.addMessages(tracker.toolMessages());
+  // The answer is last in the agent's history, after the run's second message and the user's.
+  assert.deepEqual(agent.messages.slice(-3).map((m) => m.id === "a1b" || m.id === "u2" ? m.id : m.role), ["a1b", "u2", "tool"]);
+  await agent.runAgent({ tools: TOOLS });
+  // The input carries the answer right after its call's message, as strict
+  // servers require, and the agent's history is the same from then on.
+  checkHistory(inputs[1].messages, { calls: ["c1"], users: ["u1", "u2"] });
+  assert.deepEqual(
+    inputs[1].messages.map((m) => m.role),
+    ["user", "assistant", "tool", "assistant", "user"],
+  );
+  checkHistory(agent.messages, { calls: ["c1"], users: ["u1", "u2"] });
+  assert.equal(answersIn(agent.messages, "c1"), 1);
+  // The next turn sends the same history again, unchanged.
+  agent.addMessages([user("u3")]);
+  await agent.runAgent({ tools: TOOLS });
+  checkHistory(inputs[2].messages, { calls: ["c1"], users: ["u1", "u2", "u3"] });
+  assert.deepEqual(inputs[2].messages.slice(0, inputs[1].messages.length), inputs[1].messages);
+  assert.deepEqual(refused, []);
+  assert.deepEqual(tracker.toolMessages(), []);
+});
+
 test("l5_a_request_that_fails_before_run_started_aborts_the_declared_run_with_its_reason", async () => {
   inputs.length = 0;
   const tracker = new ToolCallTracker({ tools: TOOLS });
