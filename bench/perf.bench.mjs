@@ -40,10 +40,10 @@ const REPS = QUICK ? 1 : Number(process.env.REPS ?? 5);
  * first repetitions'): on (a) 3 through SSE and 1 of each other variant,
  * on (b) a single one (20-25 s on this machine), all under 5 minutes.
  */
-const REF_REPS = { a: QUICK ? 1 : 3, b: 1, other: 1 };
+const REF_REPS = { a: QUICK ? 1 : 3, b: 1, c: 1, other: 1 };
 const COLD_SAMPLES = QUICK ? 1 : 7;
 const OUT = process.env.AGUI_BENCH_OUT ?? (QUICK ? null : path.join(root, "docs", "performance.md"));
-const SCENARIOS = { a: "1 call, 64 KB arguments", b: "100 calls x 1 KB" };
+const SCENARIOS = { a: "1 call, 64 KB arguments", b: "100 calls x 1 KB", c: "100 calls x 1 KB, from a subagent" };
 
 const log = (line) => process.stderr.write(`${line}\n`);
 
@@ -87,8 +87,8 @@ async function steady(env, run, collect) {
   };
   log(`${env}: warming up`);
   // Twice, so that the optimising tiers have seen every loop.
-  for (let i = 0; i < 2; i++) for (const key of ["a", "b"]) for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) await perEvent(key, v);
-  const out = { a: {}, b: {} };
+  for (let i = 0; i < 2; i++) for (const key of ["a", "b", "c"]) for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) await perEvent(key, v);
+  const out = { a: {}, b: {}, c: {} };
   const add = (key, name, x) => (out[key][name] ??= []).push(x);
   // Every repetition of ours and the floor first, then the reference's,
   // each paired with ours of the same repetition: in Node, a pass run
@@ -96,7 +96,7 @@ async function steady(env, run, collect) {
   // even after a collection and an untimed pass (its heap lingers).
   const reps = [];
   for (let r = 0; r < REPS; r++) {
-    for (const key of ["a", "b"]) {
+    for (const key of ["a", "b", "c"]) {
       const t = {};
       for (const v of ["floor", "ours", "oursPush", "floorMany", "oursMany"]) t[v] = await perEvent(key, v);
       reps.push({ r, key, t });
@@ -297,7 +297,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
   };
   /** A row per environment and scenario: its label, then `cells` of its figures. */
   const scenarioRows = (cells) =>
-    envs.flatMap(([env, r]) => ["a", "b"].map((key) => [`${env}, ${SCENARIOS[key]}`, ...cells(r[key])]));
+    envs.flatMap(([env, r]) => ["a", "b", "c"].map((key) => [`${env}, ${SCENARIOS[key]}`, ...cells(r[key])]));
   lines.push(
     `Measured ${machine.date} on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, Chromium ${machine.chromium}` +
       ` (the package built at commit ${machine.commit}); load average ${machine.load} at the start.`,
@@ -309,7 +309,7 @@ function report({ machine, node, chromium, coldN, coldC }) {
       " Every repetition of the floor and ours runs first, back to back, then the reference's, each paired with ours of the same repetition" +
       " (in Node, a pass of ours run after the reference in the same process measured up to 1.6x slower, its heap lingering);" +
       " the reference's garbage is collected after it runs (outside the timing). The ratios, taken within one repetition, are what count." +
-      ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a) and ${REF_REPS.b} on (b)` +
+      ` Each cell: median (min-max) over ${REPS} repetitions; @ag-ui/client over ${REF_REPS.a} on (a), ${REF_REPS.b} on (b) and ${REF_REPS.c} on (c)` +
       ` (it costs 4 to 40 times ours), and ${REF_REPS.other} of its other variants; a single figure is a single pass.`,
     "",
     "### Against the goals",
@@ -327,8 +327,11 @@ function report({ machine, node, chromium, coldN, coldC }) {
       goal("(b) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.b["ours/floor"], (x) => x <= 3),
       goal("(a) the same through `push(event)`", (r) => r.a["oursPush/floor"], (x) => x <= 3),
       goal("(b) the same through `push(event)`", (r) => r.b["oursPush/floor"], (x) => x <= 3),
+      goal("(c) steady state, from a subagent: ours / floor at most 3x (stretch 2x)", (r) => r.c["ours/floor"], (x) => x <= 3),
+      goal("(c) the same through `push(event)`", (r) => r.c["oursPush/floor"], (x) => x <= 3),
       goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
       goal("(b) in one chunk: ours / floor at most 1.2x", (r) => r.b["oursMany/floorMany"], (x) => x <= 1.2),
+      goal("(c) in one chunk: ours / floor at most 1.2x", (r) => r.c["oursMany/floorMany"], (x) => x <= 1.2),
       [
         'cold, first 1 KB stream, `init({ warmUp: "idle" })`: client / ours per event at least 3x',
         verdict(median(coldRatio(coldN)), (x) => x >= 3),
@@ -433,7 +436,9 @@ headless Chromium page.
 - (a): one call whose 64 KB of arguments stream in deltas of 4 characters
   (${count.a.toLocaleString("en")} events);
 - (b): 100 calls of 1 KB each, one after the other, each answered by the
-  backend (${count.b.toLocaleString("en")} events).
+  backend (${count.b.toLocaleString("en")} events);
+- (c): (b) from a subagent: every tool event carries \`subagentRunId\`,
+  second, as the Python encoder writes it (${count.c.toLocaleString("en")} events).
 
 Every event is its own \`data:\` frame. Before their timed repetitions the
 floor's and our loops run twice on the same streams, and the reference's
@@ -500,6 +505,6 @@ machine.date = new Date().toISOString().replace(/\.\d+Z$/, "Z");
 const body = report({ machine, node, chromium, coldN, coldC });
 console.log(body);
 if (OUT) {
-  writeFileSync(OUT, `${header({ a: inNode.eventCount("a"), b: inNode.eventCount("b") })}\n${body}\n`);
+  writeFileSync(OUT, `${header({ a: inNode.eventCount("a"), b: inNode.eventCount("b"), c: inNode.eventCount("c") })}\n${body}\n`);
   log(`written to ${path.relative(root, OUT)}`);
 }

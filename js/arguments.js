@@ -123,28 +123,35 @@ function isBuffer(value) {
 
 /**
  * The fields of `event` when it is a plain `TOOL_CALL_ARGS` object and no
- * more: own keys `type`, `toolCallId` and `delta`, with `timestamp` second
- * when there is one (as `@ag-ui/core`'s schemas order it), a whole number
- * of milliseconds; the id and delta whole strings (a lone surrogate half
+ * more: own keys `type`, `toolCallId` and `delta`, with `timestamp` and
+ * then `subagentRunId` after `type` when there are (as `@ag-ui/core`'s
+ * schemas and the Python encoder order them), the timestamp a whole number
+ * of milliseconds; the ids and delta whole strings (a lone surrogate half
  * crosses as JSON, whose escape keeps it for its pair: rule T4); no
  * `toJSON`. Each is read once, as JSON.stringify would have read it, and
- * returned as `[toolCallId, delta, timestamp]` (-1 for none): the core
- * reads them as it reads the event's JSON text (`Tracker::push_args`).
- * Anything else, or what throws here, is `undefined`: it goes the JSON way.
+ * returned as `[toolCallId, delta, timestamp, subagentRunId]` (-1 and
+ * `undefined` for none): the core reads them as it reads the event's JSON
+ * text (`Tracker::push_args`). Anything else, or what throws here, is
+ * `undefined`: it goes the JSON way.
  * @param {any} event
- * @returns {[string, string, number] | undefined}
+ * @returns {[string, string, number, string | undefined] | undefined}
  */
 export function plainArgs(event) {
   try {
     // Object.getPrototypeOf throws for null and undefined, caught below.
     if (Object.getPrototypeOf(event) !== Object.prototype) return;
     const keys = Object.keys(event);
-    const at = keys.length - 3;
-    if (at > 1 || keys[0] !== "type" || (at === 1 && keys[1] !== "timestamp") || keys[at + 1] !== "toolCallId" || keys[at + 2] !== "delta") return;
-    const { type, timestamp, toolCallId, delta, toJSON } = event;
+    let at = 1;
+    const timed = keys[at] === "timestamp";
+    if (timed) at++;
+    const owned = keys[at] === "subagentRunId";
+    if (owned) at++;
+    if (keys[0] !== "type" || keys.length !== at + 2 || keys[at] !== "toolCallId" || keys[at + 1] !== "delta") return;
+    const { type, timestamp, subagentRunId, toolCallId, delta, toJSON } = event;
     if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return;
-    if (at === 1 && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return;
-    return [toolCallId, delta, at === 1 ? timestamp : -1];
+    if (timed && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return;
+    if (owned && !wholeString(subagentRunId)) return;
+    return [toolCallId, delta, timed ? timestamp : -1, owned ? subagentRunId : undefined];
   } catch {}
 }
 

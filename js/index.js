@@ -434,7 +434,7 @@ export class ToolCallTracker {
     let change;
     try {
       if (form === SSE_BYTES) core.feedSse(input);
-      else if (form === ARGS_FIELDS) core.feedArgs(input[0], input[1], input[2]);
+      else if (form === ARGS_FIELDS) core.feedArgs(input[0], input[1], input[2], input[3]);
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {

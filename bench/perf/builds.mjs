@@ -31,7 +31,7 @@ const cpuMs = () => {
 /** The median of the rounds after the first three (warm-up). */
 const median = (xs) => xs.slice(3).sort((p, q) => p - q)[(xs.length - 3) >> 1];
 
-for (const key of ["a", "b"]) {
+for (const key of ["a", "b", "c"]) {
   const events = timestamps ? scenario(key).map(({ type, ...rest }, i) => ({ type, timestamp: 1764518400000 + i, ...rest })) : scenario(key);
   const many = events.slice(0, events.findLastIndex((e) => e.type === "TOOL_CALL_ARGS") + 1);
   const chunks = sseChunks(events);

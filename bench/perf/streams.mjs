@@ -7,13 +7,16 @@ export const DELTA_UNITS = 4;
 
 /**
  * The events of one streamed call: START, its arguments in deltas of
- * `DELTA_UNITS`, END, and the backend's RESULT when `result` is given.
+ * `DELTA_UNITS`, END, and the backend's RESULT when `result` is given; each
+ * from subagent `owner` when given (its `subagentRunId` second, as the
+ * Python encoder writes it).
  */
-function call(id, bytes, result) {
-  const events = [{ type: "TOOL_CALL_START", toolCallId: id, toolCallName: "write_report", parentMessageId: `m_${id}` }];
-  for (const delta of deltas(argumentsOfSize(bytes), DELTA_UNITS)) events.push({ type: "TOOL_CALL_ARGS", toolCallId: id, delta });
-  events.push({ type: "TOOL_CALL_END", toolCallId: id });
-  if (result) events.push({ type: "TOOL_CALL_RESULT", messageId: `r_${id}`, toolCallId: id, content: result, role: "tool" });
+function call(id, bytes, result, owner) {
+  const from = owner === undefined ? {} : { subagentRunId: owner };
+  const events = [{ type: "TOOL_CALL_START", ...from, toolCallId: id, toolCallName: "write_report", parentMessageId: `m_${id}` }];
+  for (const delta of deltas(argumentsOfSize(bytes), DELTA_UNITS)) events.push({ type: "TOOL_CALL_ARGS", ...from, toolCallId: id, delta });
+  events.push({ type: "TOOL_CALL_END", ...from, toolCallId: id });
+  if (result) events.push({ type: "TOOL_CALL_RESULT", ...from, messageId: `r_${id}`, toolCallId: id, content: result, role: "tool" });
   return events;
 }
 
@@ -25,6 +28,7 @@ function run(calls) {
 /**
  * The scenarios, by key: `a` one call with 64 KB of arguments; `b` 100
  * calls of 1 KB each, each answered by the backend before the next starts;
+ * `c` the same from a subagent (every tool event carries `subagentRunId`);
  * `cold` one call of 1 KB, a page's first stream. `scale` < 1 shrinks them
  * (the quick mode of the bench: the same code on tiny streams).
  */
@@ -35,6 +39,8 @@ export function scenario(key, scale = 1) {
       return run([call("c1", kb(64))]);
     case "b":
       return run(Array.from({ length: Math.max(2, Math.round(100 * scale)) }, (_, i) => call(`c${i}`, kb(1), `done ${i}`)));
+    case "c":
+      return run(Array.from({ length: Math.max(2, Math.round(100 * scale)) }, (_, i) => call(`c${i}`, kb(1), `done ${i}`, "sub_1")));
     case "cold":
       return run([call("c1", 1024)]);
     default:

@@ -81,8 +81,8 @@ impl<'a> Check<'_, 'a> {
 /// by [`read_fields`], which reads the same event from such text.
 pub(super) fn read(text: &str) -> Result<Event<'_>, EventError> {
     match plain_args(text) {
-        Some((id, delta)) => Ok(Event {
-            owner: None,
+        Some((id, delta, owner)) => Ok(Event {
+            owner: owner.map(Text::Borrowed),
             metadata: None,
             body: EventBody::ToolCallArgs {
                 tool_call_id: Text::Borrowed(id),
@@ -430,7 +430,14 @@ mod tests {
 
     #[test]
     fn e2_plain_args_events_read_as_the_general_pass_reads_them() {
-        for timestamp in ["", r#""timestamp":1764518800198,"#, r#""timestamp":0,"#] {
+        for timestamp in [
+            "",
+            r#""timestamp":1764518800198,"#,
+            r#""timestamp":0,"#,
+            r#""subagentRunId":"sub_1","#,
+            r#""timestamp":7,"subagentRunId":"s","#,
+            r#""subagentRunId":"","#,
+        ] {
             for tail in [
                 r#""c1","delta":"{\"a\":1"}"#,
                 r#""c1","delta":""}"#,
@@ -448,6 +455,14 @@ mod tests {
             ("", r#""c\u0031","delta":"x"}"#),
             ("", r#""c1","delta":"x"} "#),
             ("", r#""c1","delta":"x","subagentRunId":"s"}"#),
+            (r#""subagentRunId":"s\u0031","#, r#""c1","delta":"x"}"#),
+            (r#""subagentRunId":null,"#, r#""c1","delta":"x"}"#),
+            (
+                r#""subagentRunId":"s","timestamp":1,"#,
+                r#""c1","delta":"x"}"#,
+            ),
+            (r#""subagentRunId":"s" ,"#, r#""c1","delta":"x"}"#),
+            (r#""subagentRunId":"s"#, r#""c1","delta":"x"}"#),
             ("", r#""c1", "delta":"x"}"#),
             ("", r#""c1","delta":"x","delta":"y"}"#),
             ("", r#""c1","delta":1}"#),
@@ -479,7 +494,8 @@ mod tests {
     proptest! {
         #[test]
         fn e2_any_args_event_reads_as_the_general_pass_reads_it(
-            timestamp in prop::sample::select(vec!["", "\"timestamp\":17,", "\"timestamp\":0,", "\"timestamp\":07,"]),
+            timestamp in prop::sample::select(vec!["", "\"timestamp\":17,", "\"timestamp\":0,", "\"timestamp\":07,",
+                "\"subagentRunId\":\"s1\",", "\"timestamp\":3,\"subagentRunId\":\"s\\\"\",", "\"subagentRunId\":7,"]),
             id in "[a-z0-9\"\\\\]{0,4}",
             delta in "[a-z \"\\\\/nu0-9dD8é😀\u{1}]{0,12}",
             tail in prop::sample::select(vec!["}", "} ", "", ",\"x\":1}"]),

@@ -304,11 +304,11 @@ impl Tracker {
 
     /// Reads one `TOOL_CALL_ARGS` event given as its fields, exactly as
     /// [`Tracker::push_json`] reads `{"type":"TOOL_CALL_ARGS","timestamp":
-    /// ...,"toolCallId":...,"delta":...}`, the JSON text `JSON.stringify`
-    /// makes of them (the timestamp, in milliseconds, only when given; rule
-    /// S5 counts the text's length): a binding's event objects need not
-    /// become JSON to cross. The strings are whole text (no lone surrogate
-    /// half).
+    /// ...,"subagentRunId":...,"toolCallId":...,"delta":...}`, the JSON
+    /// text `JSON.stringify` makes of them (the timestamp, in milliseconds,
+    /// and the subagent only when given; rule S5 counts the text's length):
+    /// a binding's event objects need not become JSON to cross. The strings
+    /// are whole text (no lone surrogate half).
     ///
     /// ```
     /// use agui_tool_calls::{Options, Tracker};
@@ -316,8 +316,8 @@ impl Tracker {
     /// let mut t = Tracker::new(Options::default());
     /// t.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#).unwrap();
     /// t.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search"}"#).unwrap();
-    /// t.push_args("c1", r#"{"q":"#, None).unwrap();
-    /// t.push_args("c1", r#""x"}"#, Some(1_764_518_800_198)).unwrap();
+    /// t.push_args("c1", r#"{"q":"#, None, None).unwrap();
+    /// t.push_args("c1", r#""x"}"#, Some(1_764_518_800_198), None).unwrap();
     /// assert_eq!(t.calls()[0].args_text(), r#"{"q":"x"}"#);
     /// ```
     pub fn push_args(
@@ -325,16 +325,17 @@ impl Tracker {
         tool_call_id: &str,
         delta: &str,
         timestamp: Option<u64>,
+        subagent_run_id: Option<&str>,
     ) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
-        if args_event_json_len(tool_call_id, delta, timestamp) > self.options.limits.max_event_bytes
-        {
+        let len = args_event_json_len(tool_call_id, delta, timestamp, subagent_run_id);
+        if len > self.options.limits.max_event_bytes {
             return Err(self.stop_too_long("the event's JSON text"));
         }
         self.push_event(&mut Event {
-            owner: None,
+            owner: subagent_run_id.map(Cow::Borrowed),
             metadata: None,
             body: EventBody::ToolCallArgs {
                 tool_call_id: Cow::Borrowed(tool_call_id),
@@ -581,11 +582,18 @@ impl Tracker {
 /// The length of `{"type":"TOOL_CALL_ARGS","timestamp":<t>,"toolCallId":<id>,
 /// "delta":<delta>}` (no timestamp when `None`) as `JSON.stringify` writes
 /// it, in UTF-8 bytes: what [`Tracker::push_json`] would have been given.
-fn args_event_json_len(tool_call_id: &str, delta: &str, timestamp: Option<u64>) -> usize {
+fn args_event_json_len(
+    tool_call_id: &str,
+    delta: &str,
+    timestamp: Option<u64>,
+    subagent_run_id: Option<&str>,
+) -> usize {
     const FRAME: usize = r#"{"type":"TOOL_CALL_ARGS","toolCallId":,"delta":}"#.len();
     const TIMESTAMP: usize = r#""timestamp":,"#.len();
+    const OWNER: usize = r#""subagentRunId":,"#.len();
     let timestamp = timestamp.map_or(0, |t| TIMESTAMP + digits(t));
-    FRAME + json_string_len(tool_call_id) + json_string_len(delta) + timestamp
+    let owner = subagent_run_id.map_or(0, |o| OWNER + json_string_len(o));
+    FRAME + json_string_len(tool_call_id) + json_string_len(delta) + timestamp + owner
 }
 
 /// How many decimal digits write `n`.

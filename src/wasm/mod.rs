@@ -105,14 +105,20 @@ impl WasmTracker {
 
     /// Reads one `TOOL_CALL_ARGS` event given as its fields (a plain event
     /// object, read without JSON: `Tracker::push_args`), `timestamp` a
-    /// whole number of milliseconds or negative for none; returns whether
-    /// the stream is still good.
+    /// whole number of milliseconds or negative for none, `owner` its
+    /// `subagentRunId`; returns whether the stream is still good.
     #[wasm_bindgen(js_name = feedArgs)]
-    pub fn feed_args(&mut self, tool_call_id: &str, delta: &str, timestamp: f64) -> bool {
+    pub fn feed_args(
+        &mut self,
+        tool_call_id: &str,
+        delta: &str,
+        timestamp: f64,
+        owner: Option<String>,
+    ) -> bool {
         // A whole number below 2^53 (checked in JS), so the cast is exact.
         let timestamp = (timestamp >= 0.0).then_some(timestamp as u64);
         self.tracker
-            .push_args(tool_call_id, delta, timestamp)
+            .push_args(tool_call_id, delta, timestamp, owner.as_deref())
             .is_ok()
     }
 

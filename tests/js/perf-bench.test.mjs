@@ -27,7 +27,7 @@ test("the perf bench runs in Node and Chromium and writes its report", async () 
     const time = String.raw`\d[\d.]* µs`;
     const ratio = String.raw`\d[\d.]*x`;
     for (const env of ["Node", "Chromium"]) {
-      for (const scenario of ["1 call, 64 KB arguments", "100 calls x 1 KB"]) {
+      for (const scenario of ["1 call, 64 KB arguments", "100 calls x 1 KB", "100 calls x 1 KB, from a subagent"]) {
         const row = `\\| ${env}, ${scenario} \\|`;
         // Steady state: floor, ours, ours / floor, the reference, client / ours.
         assert.match(stdout, new RegExp(`${row} ${time} \\| ${time} \\| ${ratio} \\| ${time} \\| ${ratio} \\|`));

@@ -1,5 +1,6 @@
 // push(event): a plain TOOL_CALL_ARGS object (the stream's commonest
-// event, as @ag-ui/client hands it over, with or without a timestamp)
+// event, as @ag-ui/client hands it over, with or without a timestamp, from
+// the main agent or a subagent)
 // crosses into the core as its fields, without JSON (Tracker::push_args);
 // anything else crosses as
 // JSON. Either way the tracker reads it as it reads the JSON text
@@ -19,6 +20,9 @@ const START = [
 const argsOf = (delta, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", toolCallId, delta });
 /** The same with a timestamp, second as `@ag-ui/core`'s schemas order it. */
 const stampedArgsOf = (delta, timestamp, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", timestamp, toolCallId, delta });
+
+/** A subagent's, `subagentRunId` after `type`, as the Python encoder writes it. */
+const ownedArgsOf = (delta, subagentRunId, toolCallId = "c1") => ({ type: "TOOL_CALL_ARGS", subagentRunId, toolCallId, delta });
 
 /** Counts the core's entry points pushes take, while `fn` runs. */
 function crossings(fn) {
@@ -67,8 +71,16 @@ test("a plain TOOL_CALL_ARGS object crosses as its two strings; other events and
     tracker.push(stampedArgsOf("d", -1)); // a safe integer, but negative (rule P3)
     tracker.push(argsOf("\ud83d")); // a lone half: JSON keeps it for its pair (rule T4)
     assert.equal(tracker.push(argsOf('\ude00"}')).calls[0].partialArgs.q, "abcd\u{1F600}");
+    // A subagent's, its subagentRunId after the timestamp (the Python encoder's order).
+    const sub = new ToolCallTracker();
+    sub.push(START[0]);
+    sub.push({ type: "TOOL_CALL_START", subagentRunId: "s1", toolCallId: "c2", toolCallName: "search" });
+    sub.push(ownedArgsOf('{"q":', "s1", "c2"));
+    sub.push({ type: "TOOL_CALL_ARGS", timestamp: 5, subagentRunId: "s1", toolCallId: "c2", delta: '"x"' });
+    const last = sub.push({ type: "TOOL_CALL_ARGS", toolCallId: "c2", subagentRunId: "s1", delta: "}" }); // another order
+    assert.deepEqual([last.calls[0].partialArgs, last.calls[0].subagentRunId, last.fatal], [{ q: "x" }, "s1", null]);
   });
-  assert.deepEqual(counts, { feedArgs: 3, feedJson: 6 });
+  assert.deepEqual(counts, { feedArgs: 5, feedJson: 9 });
 });
 
 test("push(event) reads every shape as pushJson reads its JSON text", () => {
@@ -113,6 +125,22 @@ test("push(event) reads every shape as pushJson reads its JSON text", () => {
   ];
   const events = [...START, ...shapes];
   assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
+  // A subagent's call: its deltas, and every other owner's or spelling.
+  const owned = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "TOOL_CALL_START", subagentRunId: "s1", toolCallId: "c1", toolCallName: "search" },
+    ownedArgsOf('{"a":', "s1"),
+    { type: "TOOL_CALL_ARGS", timestamp: 9, subagentRunId: "s1", toolCallId: "c1", delta: "1" },
+    { type: "TOOL_CALL_ARGS", subagentRunId: "s1", timestamp: 9, toolCallId: "c1", delta: "" },
+    ownedArgsOf("\ud83d", "s1"),
+    ownedArgsOf("\ude00", "s1"),
+    ownedArgsOf("}", "s1"),
+  ];
+  assert.equal(outcome(owned, "push"), outcome(owned, "pushJson"));
+  for (const shape of [ownedArgsOf("x", "s2"), ownedArgsOf("x", ""), ownedArgsOf("x", null), ownedArgsOf("x", "\ud800"), ownedArgsOf("x", 3), argsOf("x")]) {
+    const alone = [...owned.slice(0, 3), shape];
+    assert.equal(outcome(alone, "push"), outcome(alone, "pushJson"), JSON.stringify(shape));
+  }
   // Each shape on its own too: in the sequence, the first fatal one
   // (a delta that is not a string) leaves the later ones nothing to show.
   for (const shape of shapes) {
@@ -123,14 +151,15 @@ test("push(event) reads every shape as pushJson reads its JSON text", () => {
 
 test("s5_push_of_a_plain_args_object_meets_the_event_limit_at_its_json_text_s_length", () => {
   const deltas = ["x".repeat(40), "\u0001".repeat(8), "\u00e9\u{1F600}".repeat(5), '"\\'.repeat(10)];
-  const events = deltas.flatMap((delta) => [argsOf(delta), stampedArgsOf(delta, 7), stampedArgsOf(delta, 1764518800198)]);
+  const events = deltas.flatMap((delta) => [argsOf(delta), stampedArgsOf(delta, 7), stampedArgsOf(delta, 1764518800198), ownedArgsOf(delta, "s\"1")]);
   for (const event of events) {
     const length = new TextEncoder().encode(JSON.stringify(event)).length;
     const counts = crossings(() => {
       for (const maxEventBytes of [length - 1, length, length + 1]) {
         const options = { limits: { maxEventBytes } };
         // The setup's events are shorter than the limit.
-        const all = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "s" }, event];
+        const from = event.subagentRunId === undefined ? {} : { subagentRunId: event.subagentRunId };
+        const all = [{ type: "RUN_STARTED", threadId: "t", runId: "r" }, { type: "TOOL_CALL_START", ...from, toolCallId: "c1", toolCallName: "s" }, event];
         const pushed = outcome(all, "push", options);
         assert.equal(pushed, outcome(all, "pushJson", options), `${JSON.stringify(event)} at ${maxEventBytes}`);
         assert.equal(pushed.includes('"code":"S5"'), maxEventBytes < length, `${JSON.stringify(event)} at ${maxEventBytes}`);
