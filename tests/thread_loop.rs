@@ -153,3 +153,42 @@ fn calls_know_where_they_happened_between_messages() {
     assert_eq!(t.call("c1").unwrap().position(), 2);
     assert_eq!(t.call("c2").unwrap().position(), 3);
 }
+
+/// Rule S5: a thread's next run restates its whole history, turn after
+/// turn; what the thread already holds (messages, calls, what they keep,
+/// answers) is not charged again, so the budget grows with the thread, not
+/// with the number of times it was restated.
+#[test]
+fn s5_a_history_restated_every_turn_is_charged_once() {
+    let mut t = Tracker::new(Options::default());
+    let mut history = Vec::new();
+    let mut after_turn = Vec::new();
+    for turn in 0..6 {
+        let (user, assistant, call, answer) = (
+            format!("u{turn}"),
+            format!("a{turn}"),
+            format!("c{turn}"),
+            format!("m{turn}"),
+        );
+        history.push(json!({"id": user, "role": "user", "content": "x".repeat(500)}));
+        let input = json!({"threadId": "t1", "runId": format!("r{turn}"), "messages": history});
+        t.start_run_json(&input.to_string()).unwrap();
+        let declared = t.retained_bytes();
+        // Declared again, unchanged (an app retrying the request): nothing more.
+        t.start_run_json(&input.to_string()).unwrap();
+        assert_eq!(t.retained_bytes(), declared, "turn {turn}");
+        feed(&mut t, &[run_started(&format!("r{turn}"))]);
+        feed(&mut t, &whole_call(&call, "confirm", r#"{"n":1}"#));
+        feed(&mut t, &[run_finished(&format!("r{turn}"))]);
+        t.answer(&call, json!("yes"), &answer).unwrap();
+        history.push(json!({"id": assistant, "role": "assistant", "metadata": {"turn": turn},
+            "toolCalls": [{"id": call, "type": "function", "function": {"name": "confirm", "arguments": r#"{"n":1}"#}, "encryptedValue": "sig"}]}));
+        history.push(json!({"id": answer, "role": "tool", "toolCallId": call, "content": "yes"}));
+        after_turn.push(t.retained_bytes());
+    }
+    // Each turn adds what that turn made, about the same every turn: the
+    // restated history costs nothing once held.
+    let growth: Vec<usize> = after_turn.windows(2).map(|w| w[1] - w[0]).collect();
+    let (least, most) = (growth.iter().min().unwrap(), growth.iter().max().unwrap());
+    assert!(most - least <= 256, "{growth:?}");
+}

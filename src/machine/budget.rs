@@ -222,7 +222,10 @@ impl Tracker {
                 self.check_id(c, "runId", Some(run_id));
                 self.check_id(c, "parentRunId", parent_run_id.as_deref());
             }
-            Op::Seed { messages, .. } => self.charge_seed(c, messages),
+            Op::Seed {
+                messages,
+                run_input,
+            } => self.charge_seed(c, messages, *run_input),
             // Replaced, not added to: bounded by the event, but a tool's
             // name is an id of its calls.
             Op::RunTools(tools, _) => {
@@ -357,7 +360,11 @@ impl Tracker {
 
     /// History: message owners, the calls not known yet (their argument
     /// text) and tool messages' answers.
-    fn charge_seed(&self, c: &mut Charge, messages: &[Message]) {
+    /// What seeding `messages` keeps, as `seed` keeps it: a message, call
+    /// or answer the thread already holds is not kept again (a thread's
+    /// next run restates its whole history, turn after turn), and what a
+    /// message or call keeps (rule F10) is charged where it is stored.
+    fn charge_seed(&self, c: &mut Charge, messages: &[Message], run_input: bool) {
         // Owned ids, as in `plan_seed`.
         let mut new_calls = Names::default();
         for m in messages {
@@ -367,24 +374,55 @@ impl Tracker {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
             self.charge_message(c, &m.id);
-            // What it and its calls keep (rule F10), as if all were new.
-            c.cost += m.kept.bytes();
+            // A snapshot replaces what an assistant message keeps; a run
+            // input fills it in when the thread holds none.
+            let holds = self.kept_at.contains_key(m.id.as_str());
+            if m.role == "assistant" && (!run_input || (!holds && !m.kept.is_empty())) {
+                c.cost += m.kept.bytes();
+            }
             for call in &m.tool_calls {
-                c.cost += call.kept.bytes();
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
                 self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
-                if self.by_id.contains_key(&call.id) || !new_calls.insert(call.id.clone()) {
+                if self.by_id.contains_key(&call.id) {
+                    // A snapshot may replace what a known call keeps.
+                    if !run_input {
+                        c.cost += call.kept.bytes();
+                    }
                     continue;
                 }
+                if !new_calls.insert(call.id.clone()) {
+                    continue;
+                }
+                c.cost += call.kept.bytes();
                 c.cost += call_bytes(&call.id, &call.name, Some(&m.id), m.owner.as_deref());
                 c.cost += call.arguments.len();
             }
             if let Some(id) = &m.tool_call_id {
                 self.check_id(c, "messages[].toolCallId", Some(id));
-                c.cost += size_of::<ToolResult>()
-                    + m.content.as_ref().map_or(0, opaque_bytes)
-                    + opt_bytes(m.error.as_deref());
+                if self.answer_is_new(id, &m.id, &new_calls) {
+                    c.cost += size_of::<ToolResult>()
+                        + m.content.as_ref().map_or(0, opaque_bytes)
+                        + opt_bytes(m.error.as_deref());
+                }
             }
+        }
+    }
+
+    /// Whether seeding a tool message `message_id` answering `call_id`
+    /// keeps it: its call is known (or seeded with it) and does not hold
+    /// that result yet (as `seed_answer` decides).
+    fn answer_is_new(&self, call_id: &str, message_id: &str, new_calls: &Names) -> bool {
+        match self.by_id.get(call_id) {
+            // Only an id the thread uses can be a result already: many
+            // tool messages for one call are not each a scan of its results.
+            Some(&i) => {
+                !self.message_ids.contains(message_id)
+                    || !self.calls[i]
+                        .results
+                        .iter()
+                        .any(|r| r.message_id == message_id)
+            }
+            None => new_calls.contains(call_id),
         }
     }
 
