@@ -319,16 +319,19 @@ function report({ machine, node, chromium, coldN, coldC }) {
   );
   const verdict = (x, ok) => `${digits(x)}x, ${ok(x) ? "met" : "not met"}`;
   const goal = (label, pick, ok) => [label, ...envs.map(([, r]) => verdict(median(pick(r)), ok))];
+  // The steady state's goal differs by environment: at most 2x the floor
+  // in Node, 1.5x in Chromium.
+  const steadyGoal = (label, pick) => [label, ...envs.map(([env, r]) => verdict(median(pick(r)), (x) => x <= (env === "Node" ? 2 : 1.5)))];
   const coldRatio = (c, lib = "ours") => c[lib].map((o, i) => c.ref[i].perEventUs / o.perEventUs);
   table(
     ["goal", "Node", "Chromium"],
     [
-      goal("(a) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.a["ours/floor"], (x) => x <= 3),
-      goal("(b) steady state: ours / floor at most 3x (stretch 2x)", (r) => r.b["ours/floor"], (x) => x <= 3),
-      goal("(a) the same through `push(event)`", (r) => r.a["oursPush/floor"], (x) => x <= 3),
-      goal("(b) the same through `push(event)`", (r) => r.b["oursPush/floor"], (x) => x <= 3),
-      goal("(c) steady state, from a subagent: ours / floor at most 3x (stretch 2x)", (r) => r.c["ours/floor"], (x) => x <= 3),
-      goal("(c) the same through `push(event)`", (r) => r.c["oursPush/floor"], (x) => x <= 3),
+      steadyGoal("(a) steady state: ours / floor at most 2x in Node, 1.5x in Chromium", (r) => r.a["ours/floor"]),
+      steadyGoal("(b) the same", (r) => r.b["ours/floor"]),
+      steadyGoal("(c) the same, from a subagent", (r) => r.c["ours/floor"]),
+      steadyGoal("(a) the same through `push(event)`", (r) => r.a["oursPush/floor"]),
+      steadyGoal("(b) the same through `push(event)`", (r) => r.b["oursPush/floor"]),
+      steadyGoal("(c) the same through `push(event)`", (r) => r.c["oursPush/floor"]),
       goal("(a) in one chunk: ours / floor at most 1.2x", (r) => r.a["oursMany/floorMany"], (x) => x <= 1.2),
       goal("(b) in one chunk: ours / floor at most 1.2x", (r) => r.b["oursMany/floorMany"], (x) => x <= 1.2),
       goal("(c) in one chunk: ours / floor at most 1.2x", (r) => r.c["oursMany/floorMany"], (x) => x <= 1.2),
