@@ -781,7 +781,8 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * (every completed call in its assistant message's `toolCalls`, each
    * followed at once by its one tool message), other fields passed through;
    * the run is declared as by `startRun`. A pending call left unanswered
-   * throws a `ToolCallRefusedError` of kind `unanswered` naming each.
+   * throws a `ToolCallRefusedError` of kind `unanswered` naming each; a
+   * field that does not fit, one of kind `malformedInput` with its `path`.
    */
   nextRun<I extends RunAgentInput>(input: I): NextRunInput<I>;
   /**
@@ -790,7 +791,8 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * advertised, and a call to an advertised tool that no tool message
    * answers is pending again (rule F8), for the application to answer
    * before the next run. No run starts. A `ToolCallRefusedError` (nothing
-   * changed) while a run is active.
+   * changed) while a run is active, or of kind `malformedInput` with the
+   * field's `path` when the history does not fit (`messages[0].id`).
    */
   restore(input: { messages: RunAgentInput["messages"]; tools?: RunAgentInput<Tools>["tools"] }): Snapshot<Tools>;
   /**
