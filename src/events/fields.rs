@@ -213,22 +213,14 @@ pub(crate) fn plain_args(text: &str) -> Option<(&str, &str, Option<&str>)> {
     }
     let owner = match s.fixed(OWNER) {
         Some(()) => {
-            let start = s.i;
-            if s.string()? {
-                return None;
-            }
-            let owner = text.get(start..s.i - 1)?;
+            let owner = s.unescaped(text)?;
             s.fixed(b",")?;
             Some(owner)
         }
         None => None,
     };
     s.fixed(ID)?;
-    let id_start = s.i;
-    if s.string()? {
-        return None;
-    }
-    let id = text.get(id_start..s.i - 1)?;
+    let id = s.unescaped(text)?;
     s.fixed(DELTA)?;
     let delta_start = s.i - 1;
     s.string()?;
@@ -387,6 +379,17 @@ impl<'b> Scanner<'b> {
     }
 
     /// `bytes` next, stepped over; `None` (and no step) otherwise.
+    /// The rest of a string whose opening quote was read, when it holds
+    /// no escape: its text in `text` (the scanned bytes' own), as an id is
+    /// read where it lies.
+    fn unescaped<'t>(&mut self, text: &'t str) -> Option<&'t str> {
+        let start = self.i;
+        if self.string()? {
+            return None;
+        }
+        text.get(start..self.i - 1)
+    }
+
     fn fixed(&mut self, bytes: &[u8]) -> Option<()> {
         let end = self.i + bytes.len();
         (self.b.get(self.i..end)? == bytes).then(|| self.i = end)

@@ -476,6 +476,7 @@ impl Tracker {
         }
         let first_seeded = self.calls.len();
         for message in messages {
+            let stores_kept = self.stores_kept(&message, run_input);
             self.note_message(&message.id);
             let owners = &mut self.owners;
             let owner = *self
@@ -483,19 +484,13 @@ impl Tracker {
                 .entry(message.id.clone())
                 .or_insert_with(|| owners.id(message.owner));
             let owner = self.owners.name(owner).map(str::to_owned);
-            // Rule F10: a `MESSAGES_SNAPSHOT` restating a message replaces
-            // what it keeps, withdrawn artefacts included; a run input
-            // (the application's own history) fills what the tracker lacks.
-            let replaces = !run_input;
-            let holds = self.kept_at.contains_key(message.id.as_str());
-            let fills = !message.kept.is_empty() && (replaces || !holds);
-            if message.role == "assistant" && (fills || (replaces && holds)) {
+            if stores_kept {
                 *self.message_kept_mut(message.id.clone()) = message.kept;
             }
             for call in message.tool_calls {
                 match self.by_id.get(&call.id) {
                     None => self.seed_call(call, &message.id, owner.clone()),
-                    Some(&i) if replaces && self.calls[i].kept != call.kept => {
+                    Some(&i) if !run_input && self.calls[i].kept != call.kept => {
                         self.calls[i].kept = call.kept;
                         self.touch(i);
                     }
@@ -510,6 +505,32 @@ impl Tracker {
             }
         }
         self.pend_restored(first_seeded);
+    }
+
+    /// Rule F10: whether seeding `message` stores what it keeps. A
+    /// `MESSAGES_SNAPSHOT` restating an assistant message replaces what it
+    /// keeps, withdrawn artefacts included; a run input (the application's
+    /// own history) fills what the tracker lacks. The budget charges the
+    /// same decision (`charge_seed`).
+    pub(crate) fn stores_kept(&self, message: &Message, run_input: bool) -> bool {
+        let holds = self.kept_at.contains_key(message.id.as_str());
+        message.role == "assistant"
+            && if run_input {
+                !holds && !message.kept.is_empty()
+            } else {
+                holds || !message.kept.is_empty()
+            }
+    }
+
+    /// Whether call `i` holds the result of message `message_id` already.
+    /// Only an id the thread uses can be one: a history of many tool
+    /// messages for one call is not a scan of its results per message.
+    pub(crate) fn holds_result(&self, i: usize, message_id: &str) -> bool {
+        self.message_ids.contains(message_id)
+            && self.calls[i]
+                .results
+                .iter()
+                .any(|r| r.message_id == message_id)
     }
 
     /// Rule F8: a call to an advertised tool that history holds with no
@@ -606,14 +627,7 @@ impl Tracker {
         if self.calls[i].awaiting_interrupt.is_some() {
             return;
         }
-        // Only an id the thread uses can be a result already: a history of
-        // many tool messages for one call is not scanned once per message.
-        if self.message_ids.contains(&message_id)
-            && self.calls[i]
-                .results
-                .iter()
-                .any(|r| r.message_id == message_id)
-        {
+        if self.holds_result(i, &message_id) {
             return;
         }
         let result = ToolResult {

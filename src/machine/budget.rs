@@ -374,10 +374,7 @@ impl Tracker {
                 c.cost += ENTRY + text_bytes(&m.id) + opt_bytes(m.owner.as_deref());
             }
             self.charge_message(c, &m.id);
-            // A snapshot replaces what an assistant message keeps; a run
-            // input fills it in when the thread holds none.
-            let holds = self.kept_at.contains_key(m.id.as_str());
-            if m.role == "assistant" && (!run_input || (!holds && !m.kept.is_empty())) {
+            if self.stores_kept(m, run_input) {
                 c.cost += m.kept.bytes();
             }
             for call in &m.tool_calls {
@@ -413,15 +410,7 @@ impl Tracker {
     /// that result yet (as `seed_answer` decides).
     fn answer_is_new(&self, call_id: &str, message_id: &str, new_calls: &Names) -> bool {
         match self.by_id.get(call_id) {
-            // Only an id the thread uses can be a result already: many
-            // tool messages for one call are not each a scan of its results.
-            Some(&i) => {
-                !self.message_ids.contains(message_id)
-                    || !self.calls[i]
-                        .results
-                        .iter()
-                        .any(|r| r.message_id == message_id)
-            }
+            Some(&i) => !self.holds_result(i, message_id),
             None => new_calls.contains(call_id),
         }
     }
