@@ -192,3 +192,63 @@ fn s5_a_history_restated_every_turn_is_charged_once() {
     let (least, most) = (growth.iter().min().unwrap(), growth.iter().max().unwrap());
     assert!(most - least <= 256, "{growth:?}");
 }
+
+/// Rule S5 with F10: agents send a `MESSAGES_SNAPSHOT` of the whole thread
+/// every run. What a message or call keeps (metadata, an encrypted
+/// value) that the snapshot restates unchanged is not charged again: a
+/// long thread of reasoning-model turns is not stopped for restating its
+/// signatures. A snapshot that changes them is charged what they grew.
+#[test]
+fn s5_a_snapshot_restating_kept_values_every_run_is_charged_once() {
+    let mut t = Tracker::new(Options::default());
+    let mut history = Vec::new();
+    let mut after_turn = Vec::new();
+    let signature = "s".repeat(4_000);
+    for turn in 0..6 {
+        let (assistant, call) = (format!("a{turn}"), format!("c{turn}"));
+        history.push(json!({"id": assistant, "role": "assistant", "metadata": {"turn": turn, "pad": "p".repeat(2_000)},
+            "toolCalls": [{"id": call, "type": "function", "function": {"name": "search", "arguments": "{}"},
+                "encryptedValue": signature}]}));
+        let snapshot = json!({"type": "MESSAGES_SNAPSHOT", "messages": history});
+        feed(
+            &mut t,
+            &[run_started(&format!("r{turn}")), snapshot.clone()],
+        );
+        let once = t.retained_bytes();
+        // The same snapshot again (a second one in the run): nothing more.
+        feed(&mut t, &[snapshot, run_finished(&format!("r{turn}"))]);
+        assert_eq!(t.retained_bytes(), once, "turn {turn}");
+        after_turn.push(t.retained_bytes());
+    }
+    let growth: Vec<usize> = after_turn.windows(2).map(|w| w[1] - w[0]).collect();
+    let (least, most) = (growth.iter().min().unwrap(), growth.iter().max().unwrap());
+    assert!(most - least <= 256, "{growth:?}");
+
+    // A snapshot that grows what a known call keeps is charged the growth.
+    let before = t.retained_bytes();
+    history[0]["toolCalls"][0]["encryptedValue"] = json!("s".repeat(9_000));
+    feed(
+        &mut t,
+        &[
+            run_started("r6"),
+            json!({"type": "MESSAGES_SNAPSHOT", "messages": history}),
+        ],
+    );
+    assert!(
+        t.retained_bytes() >= before + 5_000,
+        "{} -> {}",
+        before,
+        t.retained_bytes()
+    );
+    assert_eq!(
+        t.call("c0")
+            .unwrap()
+            .kept
+            .encrypted_value
+            .as_ref()
+            .unwrap()
+            .get()
+            .len(),
+        9_002
+    );
+}

@@ -65,6 +65,19 @@ pub(crate) fn answer_bytes(message_id: &str, content: &Opaque, error: Option<&st
     size_of::<ToolResult>() + message_id.len() + opaque_bytes(content) + opt_bytes(error)
 }
 
+/// What replacing the values `held` keeps (rule F10) by `new` adds: all
+/// of `new` where nothing is held, nothing where a snapshot restates them
+/// (as agents send one every run) or shrinks them. What is kept never
+/// exceeds what was charged: the retained count grows by at least the
+/// growth.
+fn kept_growth(held: Option<&Kept>, new: &Kept) -> usize {
+    match held {
+        None => new.bytes(),
+        Some(held) if held == new => 0,
+        Some(held) => new.bytes().saturating_sub(held.bytes()),
+    }
+}
+
 /// A new call: the call itself, its id twice (the call and the index by
 /// id), its name, parent and owner.
 fn call_bytes(id: &str, name: &str, parent: Option<&str>, owner: Option<&str>) -> usize {
@@ -375,15 +388,19 @@ impl Tracker {
             }
             self.charge_message(c, &m.id);
             if self.stores_kept(m, run_input) {
-                c.cost += m.kept.bytes();
+                let held = self
+                    .kept_at
+                    .get(m.id.as_str())
+                    .map(|&k| &self.kept_messages[k].1);
+                c.cost += kept_growth(held, &m.kept);
             }
             for call in &m.tool_calls {
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
                 self.check_id(c, "messages[].toolCalls[].function.name", Some(&call.name));
-                if self.by_id.contains_key(&call.id) {
+                if let Some(&i) = self.by_id.get(&call.id) {
                     // A snapshot may replace what a known call keeps.
                     if !run_input {
-                        c.cost += call.kept.bytes();
+                        c.cost += kept_growth(Some(&self.calls[i].kept), &call.kept);
                     }
                     continue;
                 }
