@@ -207,17 +207,21 @@ pub(crate) fn plain_args(text: &str) -> Option<(&str, &str, Option<&str>)> {
     const DELTA: &[u8] = br#","delta":""#;
     let mut s = Scanner::at_start(text);
     s.fixed(TYPE)?;
-    if s.fixed(TIMESTAMP).is_some() {
+    // Which key comes next shows in its second or third letter (`"ti`,
+    // `"s`, `"to`): no whole comparison is tried that then fails.
+    if s.ahead(2) == Some(b'i') {
+        s.fixed(TIMESTAMP)?;
         s.whole_number()?;
         s.fixed(b",")?;
     }
-    let owner = match s.fixed(OWNER) {
-        Some(()) => {
+    let owner = match s.ahead(1) {
+        Some(b's') => {
+            s.fixed(OWNER)?;
             let owner = s.unescaped(text)?;
             s.fixed(b",")?;
             Some(owner)
         }
-        None => None,
+        _ => None,
     };
     s.fixed(ID)?;
     let id = s.unescaped(text)?;
@@ -295,6 +299,11 @@ impl<'b> Scanner<'b> {
 
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
+    }
+
+    /// The byte `n` places after the current one.
+    fn ahead(&self, n: usize) -> Option<u8> {
+        self.b.get(self.i + n).copied()
     }
 
     fn next(&mut self) -> Option<u8> {
