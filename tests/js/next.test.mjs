@@ -102,14 +102,17 @@ async function serve(app, command, args = []) {
 
 /**
  * Warnings in Next's output: its `⚠` lines and any line naming a warning,
- * but for the one Next prints about the app's own CI setup when `CI` is set
- * (no build cache kept between runs): it says nothing of the package.
+ * but for two that say nothing of the package: the one Next prints about
+ * the app's own CI setup when `CI` is set (no build cache kept between
+ * runs), and the one Next 16's dev server prints when the machine's disk
+ * answered its start-up probe slowly (a busy machine: "Slow filesystem
+ * detected").
  */
 const warningsIn = (output) =>
   output
     .split("\n")
     .filter((line) => /⚠|warn/i.test(line))
-    .filter((line) => !/No build cache found/.test(line));
+    .filter((line) => !/No build cache found|Slow filesystem detected/.test(line));
 
 /** Opens the chat, runs it, and returns `window.result`, the calls rendered and the console's errors and warnings. */
 async function chat(url) {
