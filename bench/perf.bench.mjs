@@ -29,7 +29,7 @@ import { launchChromium } from "../tests/js/support/chromium.mjs";
 import { serveStatic } from "../tests/js/support/static-server.mjs";
 import { ToolCallTracker } from "../pkg/index.js";
 import * as ref from "./perf/reference.mjs";
-import { runner } from "./perf/measure.mjs";
+import { cpuTime, runner } from "./perf/measure.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const QUICK = process.env.AGUI_BENCH_QUICK === "1";
@@ -466,11 +466,6 @@ const machine = {
   load: os.loadavg().map((x) => x.toFixed(1)).join(" / "),
 };
 
-/** Node's clock: the process's CPU time, every thread (GC and compiler threads too), in ms. */
-const cpuTime = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
-};
 const inNode = runner({ Tracker: ToolCallTracker, ref, scale: SCALE, now: cpuTime });
 v8.setFlagsFromString("--expose-gc");
 const node = await steady("Node", inNode.run, runInNewContext("gc"));

@@ -11,6 +11,7 @@
 // hold on a busy machine where the absolute figures do not.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { cpuTime } from "./measure.mjs";
 
 const roots = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (roots.length === 0) throw new Error("usage: node bench/perf/append.mjs <checkout> [<checkout> ...]");
@@ -18,10 +19,6 @@ const APPENDS = 5000;
 const ROUNDS = 200;
 const WARM = 20;
 
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
-};
 const load = (root, file) => import(pathToFileURL(path.join(root, file)).href);
 
 /** A round of checkout `root`: its builder set up with 100 calls, then the appends, timed. */
@@ -49,13 +46,13 @@ async function roundOf(root) {
     for (const r of records) builder.apply(r);
     let version = 1e6;
     let sink = 0;
-    const t0 = cpuMs();
+    const t0 = cpuTime();
     for (let i = 0; i < APPENDS; i++) {
       const first = i === 0;
       const snapshot = builder.appendText(version++, 99, first ? '{"title":"' : "abcd", 10 + 4 * i, '"}');
       if (read) sink += snapshot.openCalls[0].partialArgs === undefined ? 0 : 1;
     }
-    return { ms: cpuMs() - t0, sink };
+    return { ms: cpuTime() - t0, sink };
   };
 }
 

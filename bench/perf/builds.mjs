@@ -12,7 +12,7 @@
 // shared machine the ratios hold where absolute figures swing.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { floor, oursPush, oursSse } from "./measure.mjs";
+import { cpuTime, floor, oursPush, oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
 const timestamps = process.argv.includes("--timestamps");
@@ -24,10 +24,6 @@ if (dirs.length === 0 || !(rounds > 3)) throw new Error("usage: node bench/perf/
 const trackers = [];
 for (const dir of dirs) trackers.push((await import(pathToFileURL(path.resolve(dir, "index.js")).href)).ToolCallTracker);
 
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
-};
 /** The median of the rounds after the first three (warm-up). */
 const median = (xs) => xs.slice(3).sort((p, q) => p - q)[(xs.length - 3) >> 1];
 
@@ -37,9 +33,9 @@ for (const key of ["a", "b", "c"]) {
   const chunks = sseChunks(events);
   const chunk = [oneChunk(many)];
   const pipelines = {
-    "pushSse, one event per chunk": { floor: () => floor(chunks, cpuMs), ours: (T) => oursSse(T, chunks, cpuMs), n: events.length },
-    "push(event)": { floor: () => floor(chunks, cpuMs), ours: (T) => oursPush(T, events, cpuMs), n: events.length },
-    "one chunk of many events": { floor: () => floor(chunk, cpuMs), ours: (T) => oursSse(T, chunk, cpuMs), n: many.length },
+    "pushSse, one event per chunk": { floor: () => floor(chunks, cpuTime), ours: (T) => oursSse(T, chunks, cpuTime), n: events.length },
+    "push(event)": { floor: () => floor(chunks, cpuTime), ours: (T) => oursPush(T, events, cpuTime), n: events.length },
+    "one chunk of many events": { floor: () => floor(chunk, cpuTime), ours: (T) => oursSse(T, chunk, cpuTime), n: many.length },
   };
   for (const [name, p] of Object.entries(pipelines)) {
     const samples = [[], ...trackers.map(() => [])];

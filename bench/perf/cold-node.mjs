@@ -10,7 +10,7 @@
 // ours' warm-up has ended: a server's first stream comes after it started.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { coldImport, coldStream } from "./measure.mjs";
+import { coldImport, coldStream, cpuTime } from "./measure.mjs";
 import { scenario, sseChunks } from "./streams.mjs";
 
 const lib = process.argv[2];
@@ -23,10 +23,6 @@ const load = async () => {
   const mod = await import(file("index.js"));
   await mod.init(lib === "ours" ? { warmUp: "idle" } : undefined);
   return mod;
-};
-const cpuTime = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e3;
 };
 cpuTime(); // its first call loads what it needs: not on the stream's time
 const c0 = cpuTime();

@@ -7,6 +7,12 @@ import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
 const wallClock = () => performance.now();
 
+/** Node's clock for the loops: the process's CPU time, every thread (GC and compiler threads too), in ms. */
+export function cpuTime() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e3;
+}
+
 /**
  * The floor: what any consumer of the stream pays at least, in the same
  * process. `TextDecoder` + split on the blank line + `JSON.parse` of each

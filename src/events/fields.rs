@@ -387,7 +387,6 @@ impl<'b> Scanner<'b> {
         self.fail(why)
     }
 
-    /// `bytes` next, stepped over; `None` (and no step) otherwise.
     /// The rest of a string whose opening quote was read, when it holds
     /// no escape: its text in `text` (the scanned bytes' own), as an id is
     /// read where it lies.
@@ -399,6 +398,7 @@ impl<'b> Scanner<'b> {
         text.get(start..self.i - 1)
     }
 
+    /// `bytes` next, stepped over; `None` (and no step) otherwise.
     fn fixed(&mut self, bytes: &[u8]) -> Option<()> {
         let end = self.i + bytes.len();
         (self.b.get(self.i..end)? == bytes).then(|| self.i = end)

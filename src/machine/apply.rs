@@ -141,6 +141,11 @@ impl Tracker {
         (Some(&mut self.calls[i].kept), true)
     }
 
+    /// What message `id` keeps (rule F10), if the thread holds any.
+    pub(crate) fn message_kept(&self, id: &str) -> Option<&Kept> {
+        self.kept_at.get(id).map(|&k| &self.kept_messages[k].1)
+    }
+
     /// What message `id` keeps, made empty when it keeps nothing yet.
     fn message_kept_mut(&mut self, id: String) -> &mut Kept {
         let k = if let Some(&k) = self.kept_at.get(id.as_str()) {

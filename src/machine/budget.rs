@@ -71,11 +71,7 @@ pub(crate) fn answer_bytes(message_id: &str, content: &Opaque, error: Option<&st
 /// exceeds what was charged: the retained count grows by at least the
 /// growth.
 fn kept_growth(held: Option<&Kept>, new: &Kept) -> usize {
-    match held {
-        None => new.bytes(),
-        Some(held) if held == new => 0,
-        Some(held) => new.bytes().saturating_sub(held.bytes()),
-    }
+    new.bytes().saturating_sub(held.map_or(0, Kept::bytes))
 }
 
 /// A new call: the call itself, its id twice (the call and the index by
@@ -298,8 +294,8 @@ impl Tracker {
             Target::Call(CallRef::Index(i)) => &self.calls[*i].kept,
             Target::Call(CallRef::Last) => c.last_reopened.map_or(&EMPTY, |i| &self.calls[i].kept),
             Target::Message(id) => {
-                if let Some(&k) = self.kept_at.get(id.as_str()) {
-                    return &self.kept_messages[k].1;
+                if let Some(kept) = self.message_kept(id) {
+                    return kept;
                 }
                 c.cost += 2 * (ENTRY + text_bytes(id)) + size_of::<Kept>();
                 &EMPTY
@@ -388,11 +384,7 @@ impl Tracker {
             }
             self.charge_message(c, &m.id);
             if self.stores_kept(m, run_input) {
-                let held = self
-                    .kept_at
-                    .get(m.id.as_str())
-                    .map(|&k| &self.kept_messages[k].1);
-                c.cost += kept_growth(held, &m.kept);
+                c.cost += kept_growth(self.message_kept(&m.id), &m.kept);
             }
             for call in &m.tool_calls {
                 self.check_id(c, "messages[].toolCalls[].id", Some(&call.id));
