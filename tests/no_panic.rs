@@ -1,9 +1,7 @@
 //! No input may panic, and a fatal event changes nothing (validate-then-apply).
 
-mod common;
-
+use crate::common::state_of;
 use agui_tool_calls::{Options, Tracker};
-use common::state_of;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 

@@ -1,9 +1,7 @@
 //! A frontend-tool round trip across two runs (rules F1, F2, F5, F6).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{ApplicationError, ResultSource, RunStatus, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 fn tools() -> Value {

@@ -1,9 +1,7 @@
 //! Attribution and subagents: rules A1-A7.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{CallStatus, ResultSource};
-use common::*;
 use serde_json::{json, Value};
 
 fn text_start(message: &str) -> Value {

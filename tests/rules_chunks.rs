@@ -1,9 +1,7 @@
 //! Chunks: rules C1-C7.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::CallStatus;
-use common::*;
 use serde_json::{json, Value};
 
 fn chunk(id: Option<&str>, name: Option<&str>, delta: &str) -> Value {

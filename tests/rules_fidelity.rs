@@ -2,10 +2,8 @@
 //! alone (`encryptedValue`, `encryptedValueType`, `metadata`) is kept as
 //! the stream or history delivered it, for the next history.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{Kept, Limits, Options, RunStatus, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 /// What call `id` keeps, as JSON texts (absent: `None`).

@@ -1,13 +1,11 @@
 //! The application's side of the round trip: rules F1, F5, F6, T5 (refusals)
 //! and L7 (interrupted runs keep their pending calls).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::{RunInput, Tool};
 use agui_tool_calls::{
     ApplicationError, Consent, Options, ResultSource, RunStatus, Tracker, DECLINED_CONTENT,
 };
-use common::*;
 use serde_json::{json, Value};
 
 fn tools(names: &[&str]) -> Vec<Tool> {

@@ -1,10 +1,8 @@
 //! Input: rules E2, E3, and the tracker's limits (S5).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::args::ArgsErrorKind;
 use agui_tool_calls::{CallStatus, Limits, Options, Severity, Tracker};
-use common::*;
 use serde_json::json;
 
 fn refused_as_e2(t: &mut Tracker, text: &str) -> String {

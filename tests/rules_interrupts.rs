@@ -1,12 +1,10 @@
 //! Interrupts and resume: rules I1-I6 (`basic/patterns/interrupt-resume.mdx`).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::{Opaque, ResumeStatus, RunInput, Tool};
 use agui_tool_calls::{
     ApplicationError, Clock, Consent, InterruptDecision, Options, RunStatus, Tracker,
 };
-use common::*;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -1,9 +1,7 @@
 //! Run lifecycle: rules L1-L8.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{CallStatus, Options, Outcome, RunStatus, Tool, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 #[test]

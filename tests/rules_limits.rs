@@ -2,10 +2,8 @@
 //! (`docs/limits.md`): event size, the thread's retained bytes, ids and
 //! names, message ids, chunk lanes.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{ApplicationError, Limits, Options, Severity, Tracker, Violation};
-use common::*;
 use serde_json::json;
 
 fn with_limits(limits: Limits) -> Tracker {

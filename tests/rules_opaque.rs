@@ -4,11 +4,9 @@
 //! depth or their numbers' range. Events are JSON text here: `serde_json`
 //! values could not spell `1e400` or keep `-0`.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::{to_json, Opaque};
 use agui_tool_calls::{Outcome, Tracker};
-use common::*;
 
 /// Content that `serde_json::Value` would rewrite or refuse: keys out of
 /// order, `-0`, an integer above 2^53, one above u64, `1e400` (in a text

@@ -1,10 +1,8 @@
 //! Pending calls at run end: rules F2, F3, F4, F7 (and F1's advertising).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::Tool;
 use agui_tool_calls::{Options, Severity, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 fn with_tools(names: &[&str]) -> Tracker {

@@ -3,10 +3,8 @@
 //! `@ag-ui/client` 1.0 reaches on the same event (tests/js/reference.test.mjs
 //! holds the two side by side).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{Options, RunStatus, Tool, Tracker, Validation};
-use common::*;
 use serde_json::{json, Value};
 
 /// A result for `c1` whose content is `parts`, JSON text (kept in its key

@@ -3,12 +3,10 @@
 //! abandoned that the application's history holds is closed by the next
 //! input, whichever path builds it (rule F11).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{
     events::Tool, ApplicationError, CallStatus, Options, Tracker, ABANDONED_CONTENT,
 };
-use common::*;
 use serde_json::{json, Value};
 
 fn tools() -> Vec<Tool> {

@@ -3,11 +3,9 @@
 //! F8, I1, S3, S5): what the history alone cannot bring back comes back,
 //! and a hostile or corrupted value is refused whole, naming the field.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::{to_json, Tool};
 use agui_tool_calls::{wire, ApplicationError, Consent, Limits, Options, Tracker};
-use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -1,12 +1,10 @@
 //! Rules S1 and S2 in the tracker: arguments of advertised tools are
 //! validated against the tool's `parameters` schema when the call closes.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::Tool;
 use agui_tool_calls::schema::{Failures, MAX_ERRORS, MAX_ERROR_TEXT, MAX_SUBSCHEMAS};
 use agui_tool_calls::{Limits, Options, Tracker, Validation};
-use common::*;
 use serde_json::{json, Value};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;

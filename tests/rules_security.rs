@@ -1,10 +1,8 @@
 //! Consent and opaque results: rules S3 and S4.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::Tool;
 use agui_tool_calls::{ApplicationError, Consent, Options, RunStatus, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 /// Advertises `deploy` (requiring approval) and `pick`; run `r1` started.

@@ -1,10 +1,8 @@
 //! What snapshots are built from: change tracking (N1), contents (N2),
 //! order (N3).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{CallStatus, RunStatus};
-use common::*;
 use serde_json::json;
 
 #[test]

@@ -2,11 +2,9 @@
 //! every later call to its tool in the thread whose arguments pass the
 //! tool's schema; nothing is approved that no user decision covers.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::Tool;
 use agui_tool_calls::{ApplicationError, Consent, Options, StandingApproval, Tracker};
-use common::*;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 

@@ -1,9 +1,7 @@
 //! The subagent tree: rules A8-A10.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{Limits, Options, SubagentStatus, Tracker};
-use common::*;
 use serde_json::{json, Value};
 
 fn started(id: &str, name: &str, extra: Value) -> Value {

@@ -3,10 +3,8 @@
 //! Events are written as JSON text here, since `serde_json` cannot hold a
 //! lone surrogate in a value.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{CallStatus, Options, Tracker};
-use common::*;
 use serde_json::json;
 
 /// `TOOL_CALL_ARGS` for call `c1`, the delta given as the inside of a JSON

@@ -1,7 +1,7 @@
 //! The rule table in `src/rules.rs` is the one source of rule ids: the rule
 //! documentation, the checker's rule metadata and the tests must agree with it.
 //!
-//! `UPDATE_GENERATED=1 cargo test --test rules_table` rewrites the generated
+//! `UPDATE_GENERATED=1 cargo test --test main rules_table` rewrites the generated
 //! `js/check/report/rules.js` from the table.
 
 use agui_tool_calls::rules::{RuleClass, RULES};
@@ -138,7 +138,7 @@ fn every_test_a_docs_row_names_exists() {
 fn js_rules_module() -> String {
     let mut out = String::from(
         "// @ts-check\n\
-         // Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test rules_table`;\n\
+         // Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test main rules_table`;\n\
          // tests/rules_table.rs fails when it drifts. Do not edit by hand.\n\n\
          /** Every rule: id, class, title and one-line summary. */\n\
          export const RULES = Object.freeze([\n",
@@ -170,6 +170,6 @@ fn the_checkers_rule_metadata_is_generated_from_the_table() {
     let have = fs::read_to_string(&path).unwrap();
     assert!(
         have == want,
-        "js/check/report/rules.js is stale: run UPDATE_GENERATED=1 cargo test --test rules_table"
+        "js/check/report/rules.js is stale: run UPDATE_GENERATED=1 cargo test --test main rules_table"
     );
 }

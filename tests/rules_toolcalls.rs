@@ -1,10 +1,8 @@
 //! Tool-call streaming: rules T1-T12.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::args::ArgsErrorKind;
 use agui_tool_calls::{CallStatus, ResultSource, Severity};
-use common::*;
 use serde_json::json;
 
 #[test]

@@ -7,7 +7,7 @@
 //! a listed test that starts passing fails the run too, so the list stays
 //! honest.
 //!
-//! `cargo test --test schema_suite -- --nocapture` prints the per-file table;
+//! `cargo test --test main schema_suite -- --nocapture` prints the per-file table;
 //! with `SCHEMA_SUITE_REPORT=<file>` it is also written to that file.
 
 use agui_tool_calls::schema::{Draft, RegressEngine, Schema};

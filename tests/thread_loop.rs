@@ -2,10 +2,8 @@
 //! and message positions say where calls happened between messages (what
 //! the JS `nextRun` places made-up assistant messages by).
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::{CallStatus, Options, RunStatus, Tracker};
-use common::*;
 use serde_json::json;
 
 fn input(run: &str, users: &[&str]) -> String {

@@ -2,12 +2,10 @@
 //! as JSON: what a change record carries and what it leaves to summaries,
 //! unmatched results (rule T10), and the fast path's tuple.
 
-mod common;
-
+use crate::common::*;
 use agui_tool_calls::events::to_json;
 use agui_tool_calls::wire::{ChangeRecord, SummaryRecord};
 use agui_tool_calls::Tracker;
-use common::*;
 use serde_json::{json, Value};
 
 /// The change record of what changed since the last take, as a value.

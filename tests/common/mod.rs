@@ -1,7 +1,5 @@
 //! Helpers shared by the rule tests: events as `json!` values.
 
-#![allow(dead_code)]
-
 use agui_tool_calls::events::to_json;
 use agui_tool_calls::wire::{self, json_text, ChangeRecord, RefusalRecord, SummaryRecord};
 use agui_tool_calls::{ApplicationError, CallChange, Changes, Options, Tracker, Violation};

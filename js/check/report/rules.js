@@ -1,5 +1,5 @@
 // @ts-check
-// Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test rules_table`;
+// Generated from src/rules.rs by `UPDATE_GENERATED=1 cargo test --test main rules_table`;
 // tests/rules_table.rs fails when it drifts. Do not edit by hand.
 
 /** Every rule: id, class, title and one-line summary. */
