@@ -1,8 +1,8 @@
 // Installs what building and testing need, idempotently: a second run only
 // checks and takes seconds. Called by `npm start` and `npm test`.
 //
-//   - the wasm32-unknown-unknown Rust target
-//   - the toolchain of Cargo.toml's `rust-version`, to build the library with it
+//   - the Rust toolchain rust-toolchain.toml pins (rustfmt, clippy and the
+//     wasm32-unknown-unknown target with it)
 //   - a pinned nightly with its standard library's source, for the release
 //     wasm module alone (`releaseToolchain`)
 //   - the wasm-bindgen CLI at exactly the version in Cargo.lock
@@ -14,26 +14,29 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { root, run, capture, main } from "./lib.mjs";
 
-function ensureWasmTarget() {
-  const installed = capture("rustup", ["target", "list", "--installed"]) ?? "";
-  if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
-    run("rustup", ["target", "add", "wasm32-unknown-unknown"]);
-  }
-}
-
-/** The oldest Rust the crate declares it builds with (Cargo.toml `rust-version`). */
-export function declaredRustVersion() {
-  const manifest = readFileSync(path.join(root, "Cargo.toml"), "utf8");
-  const match = manifest.match(/^rust-version = "([^"]+)"/m);
-  if (!match) throw new Error("Cargo.toml declares no rust-version");
+/**
+ * The toolchain every cargo command in the repository uses
+ * (rust-toolchain.toml), and the crate's `rust-version`: one release,
+ * so that what the crate declares is what every check builds with.
+ */
+export function pinnedToolchain() {
+  const file = readFileSync(path.join(root, "rust-toolchain.toml"), "utf8");
+  const match = file.match(/^channel = "([^"]+)"/m);
+  if (!match) throw new Error("rust-toolchain.toml pins no channel");
   return match[1];
 }
 
-function ensureDeclaredToolchain() {
-  const version = declaredRustVersion();
-  const installed = capture("rustup", ["target", "list", "--installed", "--toolchain", version]) ?? "";
-  if (!installed.split("\n").includes("wasm32-unknown-unknown")) {
-    run("rustup", ["toolchain", "install", version, "--profile", "minimal", "--target", "wasm32-unknown-unknown"]);
+function ensurePinnedToolchain() {
+  const toolchain = pinnedToolchain();
+  for (const manifest of ["Cargo.toml", "unpack/Cargo.toml"]) {
+    const declared = readFileSync(path.join(root, manifest), "utf8").match(/^rust-version = "([^"]+)"/m)?.[1];
+    if (!toolchain.startsWith(`${declared}.`)) throw new Error(`${manifest} declares rust-version ${declared}, rust-toolchain.toml pins ${toolchain}: they must name one release`);
+  }
+  const listed = (what) => (capture("rustup", [what, "list", "--installed", "--toolchain", toolchain]) ?? "").split("\n");
+  const components = listed("component"); // `clippy-<host triple>`
+  const complete = listed("target").includes("wasm32-unknown-unknown") && ["clippy", "rustfmt"].every((c) => components.some((line) => line.startsWith(`${c}-`)));
+  if (!complete) {
+    run("rustup", ["toolchain", "install", toolchain, "--profile", "minimal", "--component", "clippy,rustfmt", "--target", "wasm32-unknown-unknown"]);
   }
 }
 
@@ -72,7 +75,8 @@ function ensureWasmBindgenCli() {
   }
 }
 
-function ensureNodeModules() {
+/** The npm devDependencies, installed by `npm ci` when the lockfile changed. */
+export function ensureNodeModules() {
   const lock = readFileSync(path.join(root, "package-lock.json"));
   const digest = createHash("sha256").update(lock).digest("hex");
   const stamp = path.join(root, "node_modules", ".setup-stamp");
@@ -100,14 +104,18 @@ function ensureXz() {
   if (capture("xz", ["--version"]) === null) aptInstall(["xz-utils"]);
 }
 
-export function setup() {
-  ensureWasmTarget();
-  ensureDeclaredToolchain();
+/** Everything but the npm dependencies: what cargo and the browser tests need. */
+export function setupSystem() {
+  ensurePinnedToolchain();
   ensureReleaseToolchain();
   ensureWasmBindgenCli();
-  ensureNodeModules();
   ensureChromium();
   ensureXz();
+}
+
+export function setup() {
+  setupSystem();
+  ensureNodeModules();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
