@@ -19,7 +19,7 @@ import { root, run, capture, main } from "./lib.mjs";
  * (rust-toolchain.toml), and the crate's `rust-version`: one release,
  * so that what the crate declares is what every check builds with.
  */
-export function pinnedToolchain() {
+function pinnedToolchain() {
   const file = readFileSync(path.join(root, "rust-toolchain.toml"), "utf8");
   const match = file.match(/^channel = "([^"]+)"/m);
   if (!match) throw new Error("rust-toolchain.toml pins no channel");
@@ -76,7 +76,7 @@ function ensureWasmBindgenCli() {
 }
 
 /** The npm devDependencies, installed by `npm ci` when the lockfile changed. */
-export function ensureNodeModules() {
+function ensureNodeModules() {
   const lock = readFileSync(path.join(root, "package-lock.json"));
   const digest = createHash("sha256").update(lock).digest("hex");
   const stamp = path.join(root, "node_modules", ".setup-stamp");
