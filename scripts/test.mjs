@@ -195,7 +195,10 @@ main(async () => {
         ["unpack: cargo fmt", "cargo", ["fmt", ...unpack, "--check"]],
         ["unpack: clippy", "cargo", ["clippy", ...unpack, "--all-targets", "--", "-D", "warnings"]],
         ["unpack: clippy wasm32", "cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]],
-        ["unpack: tests against xz", "cargo", ["test", ...unpack, "--release"]],
+        // In the dev profile: its overflow checks make a damaged stream's
+        // arithmetic fail the tests, where release (fat LTO, 22 s to build
+        // the three test binaries against 2 s) would wrap silently.
+        ["unpack: tests against xz", "cargo", ["test", ...unpack]],
         ["wasm tests, Node, linted", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], lint],
         // The same build: the environment differs only in what cargo does not track.
         ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], { ...lint, ...inChromium }],
