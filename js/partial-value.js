@@ -80,9 +80,20 @@ export class PartialValueBuilder {
    * top-level value to the innermost value still open, or `null` when the
    * top-level value is complete. Every value off it is complete (closed
    * by the text) and never changes again while the call streams.
-   * @type {(string | number)[] | null}
+   * `undefined` while not worked out: that costs a read a fifth more, so
+   * it waits to be asked (`openSpine`, right for the last value made until
+   * the next read) unless `wantsSpine` is set or the value is wide (its
+   * last value may be returned again, see `valueAt`).
+   * @type {(string | number)[] | null | undefined}
    */
   spine = null;
+  /** Set once a spine was asked for too late: from then on each value made works out its own. */
+  wantsSpine = false;
+  /**
+   * Whose read made the last value (the reader's mark, see snapshot.js).
+   * @type {object | undefined}
+   */
+  reader = undefined;
   #made = false;
   #sinceMade = 0;
 
@@ -110,15 +121,15 @@ export class PartialValueBuilder {
     this.#read(tail, end);
     this.#sinceMade += end;
     const width = this.#width();
-    if (this.#made && width > FREE_WIDTH && this.#sinceMade * WIDTH_PER_UNIT < width) return this.#last;
+    if (this.#made && width > FREE_WIDTH && this.#sinceMade * WIDTH_PER_UNIT < width && this.spine !== undefined) return this.#last;
     this.#made = true;
     this.#sinceMade = 0;
-    this.spine = this.#spine();
+    this.spine = this.wantsSpine || width > FREE_WIDTH ? this.openSpine() : undefined;
     return (this.#last = this.#value());
   }
 
   /** The open spine now (see `spine`): each open container's member in progress, and the string value in progress. */
-  #spine() {
+  openSpine() {
     const stack = this.#stack;
     if (stack.length === 0) return this.#string !== null ? [] : null;
     const spine = [];

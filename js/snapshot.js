@@ -231,15 +231,22 @@ export class ToolCallState {
 
   /**
    * The open spine of the partial value read (see `PartialValueBuilder.spine`):
-   * the builder's when it made the value; else that of a builder run over
-   * the prefix, once; else (a prefix the builder does not expect) the last
-   * members, as `JSON.parse` ordered them, as deep as the suffix closes.
+   * the builder's, worked out when it made the value or when asked before
+   * any later read; else that of a builder run over the prefix, once;
+   * else (a prefix the builder does not expect) the last members, as
+   * `JSON.parse` ordered them, as deep as the suffix closes.
    */
   #spine() {
     const p = this.#partial;
+    const live = this.#builder;
+    // Its value the builder's last, and no read since: the builder's spine is still this value's.
+    if (p.spine === undefined && live?.reader === p && !live.broken) p.spine = live.openSpine();
     if (p.spine === undefined) {
+      // Asked after later reads: the states to come work theirs out as they are read.
+      if (live) live.wantsSpine = true;
       try {
         const builder = new PartialValueBuilder();
+        builder.wantsSpine = true;
         builder.feed(this.argsText.slice(0, p.cut));
         builder.valueAt(p.cut);
         p.spine = builder.spine;
@@ -266,6 +273,7 @@ export class ToolCallState {
       try {
         const value = builder.valueAt(p.cut);
         p.spine = builder.spine;
+        builder.reader = p;
         return value;
       } catch {
         builder.broken = true;

@@ -86,3 +86,43 @@ test("t5_args_status_says_which_fields_are_complete", () => {
   assert.equal(call.isComplete("missing"), false);
   assert.ok(Object.isFrozen(call.argsStatus()));
 });
+
+test("t5_args_status_asked_after_later_reads_matches_the_status_asked_at_once", () => {
+  // Each state's partialArgs read as it comes, its status asked only once
+  // newer states were read (the builder has moved on), newest first; then
+  // the states after that, asked at once. Each must say what a tracker
+  // asked at once, at that prefix, says.
+  const statusAtOnce = (deltas) => {
+    const t = new ToolCallTracker();
+    t.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    t.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+    let call;
+    for (const delta of deltas) call = t.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }).calls[0];
+    void call.partialArgs;
+    return { status: call.argsStatus(), fields: Object.keys(call.argsStatus()).map((f) => call.isComplete(f)) };
+  };
+  for (const text of texts) {
+    const deltas = splits(text, 7);
+    const half = deltas.length >> 1;
+    const tracker = new ToolCallTracker();
+    tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+    const states = [];
+    for (const delta of deltas.slice(0, half)) {
+      const call = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }).calls[0];
+      void call.partialArgs;
+      states.push(call);
+    }
+    for (let i = states.length - 1; i >= 0; i--) {
+      const late = states[i];
+      const expected = statusAtOnce(deltas.slice(0, i + 1));
+      assert.deepEqual({ status: late.argsStatus(), fields: Object.keys(late.argsStatus()).map((f) => late.isComplete(f)) }, expected, `state ${i} of ${text}, asked late`);
+    }
+    for (let i = half; i < deltas.length; i++) {
+      const call = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta: deltas[i] }).calls[0];
+      void call.partialArgs;
+      const expected = statusAtOnce(deltas.slice(0, i + 1));
+      assert.deepEqual({ status: call.argsStatus(), fields: Object.keys(call.argsStatus()).map((f) => call.isComplete(f)) }, expected, `state ${i} of ${text}, asked at once`);
+    }
+  }
+});
