@@ -92,6 +92,11 @@ export function checkContent(content, name) {
  * allocation into other trackers' memory. A Proxy is no view or buffer.
  */
 export function toBytes(chunk) {
+  // The usual chunk, a plain non-empty Uint8Array (what fetch and
+  // TextEncoder give), crosses as it is: its length can only be the
+  // intrinsic one. The tag getter runs none of the caller's code (a Proxy
+  // has no tag); an empty or detached chunk takes the checked way.
+  if (typedTag.call(chunk) === "Uint8Array" && Object.getPrototypeOf(chunk) === Uint8Array.prototype && !Object.hasOwn(chunk, "length") && typedExtent[2].call(chunk) > 0) return chunk;
   const view = ArrayBuffer.isView(chunk);
   const [buffer, offset, length] = !view ? bufferExtent : typedTag.call(chunk) ? typedExtent : dataViewExtent;
   let bytes;

@@ -286,6 +286,15 @@ test("a Uint8Array subclass whose length lies is read by its real bytes, and oth
   assert.deepEqual(result, { outcome: { text: 3006 }, ...untouched });
 });
 
+test("a Uint8Array whose own length or prototype lies is read by its real bytes, and other trackers' memory stays whole", () => {
+  for (const attack of [
+    `Object.defineProperty(bytes, "length", { value: 1 }); target.pushSse(bytes);`,
+    `Object.setPrototypeOf(bytes, Object.create(Uint8Array.prototype, { length: { get: () => 1 } })); target.pushSse(bytes);`,
+  ]) {
+    assert.deepEqual(isolated(bystanders(attack)), { outcome: { text: 3006 }, ...untouched }, attack);
+  }
+});
+
 test("a Proxy whose length changes between reads is refused, naming the argument, and other trackers' memory stays whole", () => {
   const result = isolated(
     bystanders(`
