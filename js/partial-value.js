@@ -96,6 +96,8 @@ export class PartialValueBuilder {
   reader = undefined;
   #made = false;
   #sinceMade = 0;
+  /** What `#value` copies: the open containers' elements, and their members at `MEMBER_WIDTH`. */
+  #width = 0;
 
   /** Appends text the call received. */
   feed(text) {
@@ -120,7 +122,7 @@ export class PartialValueBuilder {
     this.#pos = cut;
     this.#read(tail, end);
     this.#sinceMade += end;
-    const width = this.#width();
+    const width = this.#width;
     if (this.#made && width > FREE_WIDTH && this.#sinceMade * WIDTH_PER_UNIT < width && this.spine !== undefined) return this.#last;
     this.#made = true;
     this.#sinceMade = 0;
@@ -140,12 +142,6 @@ export class PartialValueBuilder {
     return spine;
   }
 
-  /** What `#value` copies: the open containers' elements, and their members at `MEMBER_WIDTH`. */
-  #width() {
-    let width = 0;
-    for (const open of this.#stack) width += open.items !== null ? open.items.length - 1 : open.size * MEMBER_WIDTH;
-    return width;
-  }
 
   /** Reads `s` up to `end` (exclusive). */
   #read(s, end) {
@@ -160,6 +156,7 @@ export class PartialValueBuilder {
       } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
         const top = this.#stack.pop();
         if (top.items !== null) top.items.pop();
+        this.#width -= top.items !== null ? top.items.length : top.size * MEMBER_WIDTH;
         this.#attach(Object.freeze(top.items ?? top.object));
         i++;
       } else if (c === COMMA || c === COLON || c <= 32) {
@@ -233,10 +230,12 @@ export class PartialValueBuilder {
       // The spare slot takes the element, and a new spare slot follows it.
       top.items[top.items.length - 1] = value;
       top.items.push(undefined);
+      this.#width++;
     } else {
       if (define(top.object, top.key, value)) top.proto = true;
       top.key = undefined;
       top.size++;
+      this.#width += MEMBER_WIDTH;
     }
   }
 

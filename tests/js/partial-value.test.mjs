@@ -293,6 +293,21 @@ test("t5_reading_a_wide_open_object_after_every_delta_copies_it_a_bounded_number
   assert.deepEqual(builder.valueAt(text.length + 2), JSON.parse(`${text}}}`));
 });
 
+test("t5_once_a_wide_container_closes_every_read_is_exact_again", () => {
+  for (const kind of ["array", "object"]) {
+    const { builder, text } = wideReads(kind, kind === "array" ? 6000 : 1200);
+    let prefix = `${text}${kind === "array" ? "]" : "}"},"after":[`;
+    builder.feed(prefix.slice(text.length));
+    // The wide container is complete: what a read copies is narrow again.
+    for (let i = 0; i < 50; i++) {
+      const delta = `${i ? "," : ""}${i}`;
+      builder.feed(delta);
+      prefix += delta;
+      assert.deepEqual(builder.valueAt(prefix.length).after, Array.from({ length: i + 1 }, (_, k) => k), `${kind}: read ${i} after the wide one closed`);
+    }
+  }
+});
+
 test("t5_a_wide_partial_value_stays_on_the_state_and_its_copies", () => {
   const tracker = new ToolCallTracker();
   tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
