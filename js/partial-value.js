@@ -80,10 +80,11 @@ export class PartialValueBuilder {
    * top-level value to the innermost value still open, or `null` when the
    * top-level value is complete. Every value off it is complete (closed
    * by the text) and never changes again while the call streams.
-   * `undefined` while not worked out: that costs a read a fifth more, so
-   * it waits to be asked (`openSpine`, right for the last value made until
-   * the next read) unless `wantsSpine` is set or the value is wide (its
-   * last value may be returned again, see `valueAt`).
+   * `undefined` while not worked out: that cost about a tenth of a delta
+   * read after (`bench/perf/append.mjs`), so it waits to be asked
+   * (`openSpine`, right for the last value made until the next read)
+   * unless `wantsSpine` is set or the value is wide (its last value may
+   * be returned again, see `valueAt`).
    * @type {(string | number)[] | null | undefined}
    */
   spine = null;
@@ -141,7 +142,6 @@ export class PartialValueBuilder {
     }
     return spine;
   }
-
 
   /** Reads `s` up to `end` (exclusive). */
   #read(s, end) {
