@@ -96,7 +96,7 @@ export function toBytes(chunk) {
   // TextEncoder give), crosses as it is: its length can only be the
   // intrinsic one. The tag getter runs none of the caller's code (a Proxy
   // has no tag); an empty or detached chunk takes the checked way.
-  if (typedTag.call(chunk) === "Uint8Array" && Object.getPrototypeOf(chunk) === Uint8Array.prototype && !Object.hasOwn(chunk, "length") && typedExtent[2].call(chunk) > 0) return chunk;
+  if (typedTag.call(chunk) === "Uint8Array" && Object.getPrototypeOf(chunk) === Uint8Array.prototype && !Object.hasOwn(chunk, "length") && typedLength.call(chunk) > 0) return chunk;
   const view = ArrayBuffer.isView(chunk);
   const [buffer, offset, length] = !view ? bufferExtent : typedTag.call(chunk) ? typedExtent : dataViewExtent;
   let bytes;
@@ -113,6 +113,7 @@ const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
 // A typed array's tag (undefined for a DataView); its extent, a DataView's, a buffer's.
 const [typedTag] = getters(typedArray, Symbol.toStringTag);
 const typedExtent = getters(typedArray, "buffer", "byteOffset", "byteLength");
+const typedLength = typedExtent[2];
 const dataViewExtent = getters(DataView.prototype, "buffer", "byteOffset", "byteLength");
 const [bufferLength] = getters(ArrayBuffer.prototype, "byteLength");
 const bufferExtent = [function () { return this; }, () => 0, bufferLength];

@@ -1,7 +1,8 @@
 // `npm test`: every check, stopping at the first failure. After setup, two
 // lanes run side by side, each in order:
 //   Rust:    rustfmt -> native tests, linted as they build (`linted`)
-//            -> the embedded module's decoder (unpack/: fmt, clippy, tests)
+//            -> the embedded module's decoder (unpack/: fmt, clippy for
+//            wasm32, tests linted as they build)
 //            -> wasm-bindgen-test in Node and in headless Chromium, linted
 //            as they build -> JS suites, once pkg/ is built
 //   package: npm ci (when the lockfile changed) -> build pkg/ -> JS suites
@@ -193,12 +194,12 @@ main(async () => {
         ["cargo test, linted", "cargo", ["test"], lint],
         // The decoder of the embedded module: a crate of its own.
         ["unpack: cargo fmt", "cargo", ["fmt", ...unpack, "--check"]],
-        ["unpack: clippy", "cargo", ["clippy", ...unpack, "--all-targets", "--", "-D", "warnings"]],
         ["unpack: clippy wasm32", "cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]],
-        // In the dev profile: its overflow checks make a damaged stream's
-        // arithmetic fail the tests, where release (fat LTO, 22 s to build
-        // the three test binaries against 2 s) would wrap silently.
-        ["unpack: tests against xz", "cargo", ["test", ...unpack]],
+        // Linted as they build, as the crate's own; in the dev profile: its
+        // overflow checks make a damaged stream's arithmetic fail the tests,
+        // where release (fat LTO, 22 s to build the three test binaries
+        // against 2 s) would wrap silently.
+        ["unpack: tests against xz, linted", "cargo", ["test", ...unpack], lint],
         ["wasm tests, Node, linted", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], lint],
         // The same build: the environment differs only in what cargo does not track.
         ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], { ...lint, ...inChromium }],

@@ -52,6 +52,10 @@ async function textChanges() {
     changes.push([text(at, appended), cut, text(at + appended, suffix)]);
   }
   core.free();
+  // The header read here as js/wasm-text.js reads it (which imports the
+  // glue, so it loads from pkg/ alone): the appended texts must rebuild the
+  // document, or the layout changed under this copy of it.
+  if (changes.map(([append]) => append).join("") !== argumentsOfSize(1024)) throw new Error("the change headers read do not rebuild the arguments");
   return changes;
 }
 
