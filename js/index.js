@@ -127,7 +127,7 @@ export class ToolCallTracker {
     const onEvent = options?.onEvent;
     if (onEvent !== undefined && typeof onEvent !== "function") throw new TypeError(`options.onEvent must be a function (got ${kind(onEvent)})`);
     try {
-      this.#core = new WasmTracker(text, !!onEvent);
+      this.#core = new WasmTracker(text, onEvent ? 1 : 0);
     } catch (error) {
       if (error instanceof WebAssembly.RuntimeError) throw new TrackerTrappedError("constructor", error);
       throw new TypeError(`ToolCallTracker options: ${error.message}`);

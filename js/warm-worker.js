@@ -16,7 +16,7 @@ globalThis.onmessage = ({ data: { module, frames } }) => {
   let ok = false;
   try {
     initSync({ module });
-    const tracker = new WasmTracker("{}", false);
+    const tracker = new WasmTracker("{}", 0);
     for (const frame of frames) {
       tracker.feedSse(frame);
       if (tracker.takeChange() === 1) tracker.takeRecord();

@@ -23,6 +23,21 @@ pub struct SseEvent<'a> {
     pub data: &'a str,
     /// The last event id seen so far (`id:`), which persists across events.
     pub last_event_id: &'a str,
+    /// The line (from 1, a byte-order mark not counted) of the event's
+    /// first `data:` field.
+    pub line: usize,
+}
+
+/// What [`SseDecoder::read_bytes`] reports: each event, and each line the
+/// standard ignores as no field of its own (not `data`, `event`, `id` or
+/// `retry`, nor a comment), which a reader drops and a checker may flag:
+/// a JSON Lines event in an event stream is one.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SseItem<'a> {
+    /// A dispatched event.
+    Event(SseEvent<'a>),
+    /// A line that sets no field: its number (from 1) and its text.
+    Unknown(usize, &'a str),
 }
 
 /// What made the decoder stop: a line or an event's data grew past the
@@ -57,6 +72,10 @@ pub struct SseDecoder {
     data: String,
     event_type: String,
     last_event_id: String,
+    /// Line ends read: the number of the last line read whole (from 1).
+    lines: usize,
+    /// The line of the first `data:` field of the event being read.
+    event_line: usize,
 }
 
 impl SseDecoder {
@@ -92,6 +111,30 @@ impl SseDecoder {
         self.limit
     }
 
+    /// Where the input read so far is cut: the line (from 1) of an event
+    /// no blank line has ended yet (a `data:` line without its line end
+    /// included), or of the line or event the decoder stopped at; 0 when
+    /// every event read was dispatched.
+    ///
+    /// ```
+    /// use agui_tool_calls::sse::SseDecoder;
+    ///
+    /// let mut decoder = SseDecoder::new();
+    /// decoder.push_str(": hello\n\ndata: {\n", |_| unreachable!());
+    /// assert_eq!(decoder.open_line(), 3);
+    /// decoder.push_str("data: }\n\n", |e| assert_eq!((e.data, e.line), ("{\n}", 3)));
+    /// assert_eq!(decoder.open_line(), 0);
+    /// ```
+    pub fn open_line(&self) -> usize {
+        match self.overflow {
+            Some(SseOverflow::Line) => self.lines.saturating_add(1),
+            Some(SseOverflow::Event) => self.event_line,
+            None if !self.data.is_empty() => self.event_line,
+            None if data_value(&self.line).is_some() => self.lines.saturating_add(1),
+            None => 0,
+        }
+    }
+
     /// Whether `len` more bytes would take a buffer of `held` bytes past
     /// the limit.
     fn exceeds(&self, held: usize, len: usize) -> bool {
@@ -108,6 +151,29 @@ impl SseDecoder {
 
     /// Feeds raw bytes; calls `dispatch` for every complete event.
     pub fn push_bytes(&mut self, bytes: &[u8], mut dispatch: impl FnMut(SseEvent<'_>)) {
+        self.read_bytes(bytes, |item| {
+            if let SseItem::Event(event) = item {
+                dispatch(event);
+            }
+        });
+    }
+
+    /// [`SseDecoder::push_bytes`], also reporting the lines that set no
+    /// field ([`SseItem::Unknown`]).
+    ///
+    /// ```
+    /// use agui_tool_calls::sse::{SseDecoder, SseItem};
+    ///
+    /// let mut items = Vec::new();
+    /// SseDecoder::new().read_bytes(b"{\"type\":\"X\"}\n: ok\ndata: 1\n\n", |item| {
+    ///     items.push(match item {
+    ///         SseItem::Event(e) => (e.line, e.data.to_owned()),
+    ///         SseItem::Unknown(line, text) => (line, format!("unknown {text}")),
+    ///     })
+    /// });
+    /// assert_eq!(items, [(1, r#"unknown {"type":"X"}"#.into()), (3, "1".into())]);
+    /// ```
+    pub fn read_bytes(&mut self, bytes: &[u8], mut dispatch: impl FnMut(SseItem<'_>)) {
         if self.overflow.is_some() {
             return;
         }
@@ -122,19 +188,19 @@ impl SseDecoder {
 
     /// Decodes UTF-8 as the standard says: invalid sequences become U+FFFD,
     /// an incomplete one at the end waits for the next chunk.
-    fn decode(&mut self, mut bytes: &[u8], dispatch: &mut impl FnMut(SseEvent<'_>)) {
+    fn decode(&mut self, mut bytes: &[u8], dispatch: &mut impl FnMut(SseItem<'_>)) {
         while self.overflow.is_none() {
             match std::str::from_utf8(bytes) {
-                Ok(text) => return self.push_str(text, &mut *dispatch),
+                Ok(text) => return self.read_str(text, dispatch),
                 Err(e) => {
                     let (valid, rest) = bytes.split_at(e.valid_up_to());
                     if let Ok(valid) = std::str::from_utf8(valid) {
-                        self.push_str(valid, &mut *dispatch);
+                        self.read_str(valid, dispatch);
                     }
                     match e.error_len() {
                         None => return self.utf8_tail.extend_from_slice(rest),
                         Some(len) => {
-                            self.push_str("\u{FFFD}", &mut *dispatch);
+                            self.read_str("\u{FFFD}", dispatch);
                             bytes = &rest[len..];
                         }
                     }
@@ -145,6 +211,14 @@ impl SseDecoder {
 
     /// Feeds text (already decoded); calls `dispatch` for every complete event.
     pub fn push_str(&mut self, text: &str, mut dispatch: impl FnMut(SseEvent<'_>)) {
+        self.read_str(text, &mut |item| {
+            if let SseItem::Event(event) = item {
+                dispatch(event);
+            }
+        });
+    }
+
+    fn read_str(&mut self, text: &str, dispatch: &mut impl FnMut(SseItem<'_>)) {
         if self.overflow.is_some() {
             return;
         }
@@ -172,6 +246,7 @@ impl SseDecoder {
             if self.exceeds(self.line.len(), head.len()) {
                 return self.stop(SseOverflow::Line);
             }
+            self.lines = self.lines.saturating_add(1);
             rest = tail.get(1..).unwrap_or_default();
             if tail.as_bytes().first() == Some(&b'\r') {
                 match rest.strip_prefix('\n') {
@@ -183,12 +258,13 @@ impl SseDecoder {
                 // The whole line is in this chunk: read it in place.
                 if let Some(data) = single.take() {
                     if head.is_empty() {
-                        self.dispatch_data(data, &mut dispatch);
+                        self.dispatch_data(data, dispatch);
                         continue;
                     }
                     self.append_data(data);
                 } else if self.data.is_empty() {
                     if let Some(value) = data_value(head) {
+                        self.event_line = self.lines;
                         if self.exceeds(0, value.len() + 1) {
                             return self.stop(SseOverflow::Event);
                         }
@@ -196,11 +272,11 @@ impl SseDecoder {
                         continue;
                     }
                 }
-                self.process_line(head, &mut dispatch);
+                self.process_line(head, dispatch);
             } else {
                 self.line.push_str(head);
                 let mut line = std::mem::take(&mut self.line);
-                self.process_line(&line, &mut dispatch);
+                self.process_line(&line, dispatch);
                 if self.overflow.is_some() {
                     return;
                 }
@@ -227,7 +303,7 @@ impl SseDecoder {
         self.data.push('\n');
     }
 
-    fn process_line(&mut self, line: &str, dispatch: &mut impl FnMut(SseEvent<'_>)) {
+    fn process_line(&mut self, line: &str, dispatch: &mut impl FnMut(SseItem<'_>)) {
         if line.is_empty() {
             return self.dispatch(dispatch);
         }
@@ -235,6 +311,9 @@ impl SseDecoder {
             return; // a comment
         }
         if let Some(value) = data_value(line) {
+            if self.data.is_empty() {
+                self.event_line = self.lines;
+            }
             if self.exceeds(self.data.len(), value.len() + 1) {
                 return self.stop(SseOverflow::Event);
             }
@@ -254,11 +333,12 @@ impl SseDecoder {
                 self.last_event_id.push_str(value);
             }
             // `retry` only concerns reconnection, which is the transport's.
-            _ => {}
+            "retry" | "id" => {}
+            _ => dispatch(SseItem::Unknown(self.lines, line)),
         }
     }
 
-    fn dispatch(&mut self, dispatch: &mut impl FnMut(SseEvent<'_>)) {
+    fn dispatch(&mut self, dispatch: &mut impl FnMut(SseItem<'_>)) {
         if self.data.is_empty() {
             self.event_type.clear();
             return;
@@ -270,17 +350,18 @@ impl SseDecoder {
     }
 
     /// Dispatches an event of `data` (its last LF removed).
-    fn dispatch_data(&mut self, data: &str, dispatch: &mut impl FnMut(SseEvent<'_>)) {
+    fn dispatch_data(&mut self, data: &str, dispatch: &mut impl FnMut(SseItem<'_>)) {
         let event_type = if self.event_type.is_empty() {
             "message"
         } else {
             &self.event_type
         };
-        dispatch(SseEvent {
+        dispatch(SseItem::Event(SseEvent {
             event_type,
             data,
             last_event_id: &self.last_event_id,
-        });
+            line: self.event_line,
+        }));
         self.event_type.clear();
     }
 }
@@ -502,6 +583,93 @@ mod tests {
         ] {
             assert_eq!(data_value(line), value, "{line:?}");
         }
+    }
+
+    /// Every item `read_bytes` reports, as `(line, what)`: an event's
+    /// data, or `?` and an unknown line's text.
+    fn items_in(chunks: &[&[u8]]) -> (Vec<(usize, String)>, usize) {
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            decoder.read_bytes(chunk, |item| match item {
+                SseItem::Event(e) => out.push((e.line, e.data.to_owned())),
+                SseItem::Unknown(line, text) => out.push((line, format!("?{text}"))),
+            });
+        }
+        (out, decoder.open_line())
+    }
+
+    #[test]
+    fn e1_event_lines_are_counted_by_every_line_end_at_every_split_point() {
+        let events = recorded_events();
+        // LF, CRLF and lone CR each end one line; the byte-order mark is no line.
+        let expected = (
+            vec![
+                (2, events[0].clone()),
+                (6, events[1].clone()),
+                (11, events[2].clone()),
+            ],
+            13, // "data: dropped", which no blank line ends
+        );
+        let bytes = RECORDED.as_bytes();
+        assert_eq!(items_in(&[bytes]), expected);
+        let chunks: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(items_in(&chunks), expected);
+        for i in 0..=bytes.len() {
+            for j in i..=bytes.len() {
+                let chunks = [&bytes[..i], &bytes[i..j], &bytes[j..]];
+                assert_eq!(items_in(&chunks), expected, "splits at {i} and {j}");
+            }
+        }
+    }
+
+    #[test]
+    fn e1_lines_that_set_no_field_are_reported_with_their_line() {
+        let text =
+            "foo: bar\n{\"a\":1}\nretry: 5\nid: x\0y\n: c\nevent: e\ndata\ndata: 1\n\nfoo\r\n";
+        let expected = vec![
+            (1, "?foo: bar".to_owned()),
+            (2, "?{\"a\":1}".to_owned()),
+            (7, "\n1".to_owned()),
+            (10, "?foo".to_owned()),
+        ];
+        let bytes = text.as_bytes();
+        for split in 0..=bytes.len() {
+            let (a, b) = bytes.split_at(split);
+            assert_eq!(
+                items_in(&[a, b]),
+                (expected.clone(), 0),
+                "split at byte {split}"
+            );
+        }
+        // push_bytes reports the events alone.
+        assert_eq!(data_of(&[bytes]), ["\n1"]);
+    }
+
+    #[test]
+    fn e1_open_line_names_the_event_the_input_cut() {
+        // No event open, then one open on its second data line, then a
+        // data line without its line end, then a field line without one.
+        assert_eq!(items_in(&[b"data: 1\n\n"]).1, 0);
+        assert_eq!(items_in(&[b": c\ndata: 1\ndata: 2\n"]).1, 2);
+        assert_eq!(items_in(&[b"\n\ndata: 1"]).1, 3);
+        assert_eq!(items_in(&[b"data: 1\n\nevent: x"]).1, 0);
+    }
+
+    #[test]
+    fn s5_open_line_names_the_line_or_event_the_limit_stopped() {
+        let mut decoder = SseDecoder::with_limit(16);
+        decoder.push_str("data: 1\n\n: c\nxxxxxxxxxxxxxxxxxxxxxxxx", |_| {});
+        assert_eq!(
+            (decoder.overflow(), decoder.open_line()),
+            (Some(SseOverflow::Line), 4)
+        );
+        let mut decoder = SseDecoder::with_limit(16);
+        decoder.push_str("\ndata: 12345\ndata: 12345\ndata: 12345\n", |_| {});
+        assert_eq!(
+            (decoder.overflow(), decoder.open_line()),
+            (Some(SseOverflow::Event), 2)
+        );
     }
 
     #[test]

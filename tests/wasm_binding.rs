@@ -40,7 +40,7 @@ impl ReadThenRecord for WasmTracker {
 }
 
 fn started() -> WasmTracker {
-    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    let mut tracker = WasmTracker::new("{}", 0).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker
 }
@@ -110,7 +110,7 @@ fn a_change_other_than_appended_text_is_a_record_taken_once() {
 
 #[wasm_bindgen_test]
 fn a_delta_that_hits_a_limit_gets_the_full_record() {
-    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#, false).unwrap();
+    let mut tracker = WasmTracker::new(r#"{"limits":{"maxArgsBytes":4}}"#, 0).unwrap();
     tracker.push_json(r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#);
     tracker.push_json(r#"{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"f"}"#);
     let r = record(
@@ -141,7 +141,7 @@ fn t1_args_for_an_unknown_call_is_reported_as_fatal() {
 
 #[wasm_bindgen_test]
 fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
-    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    let mut tracker = WasmTracker::new("{}", 0).unwrap();
     let stream = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\r\n\r\n\
                   data: {\"type\":\"TOOL_CALL_START\",\"toolCallId\":\"c\",\"toolCallName\":\"n\"}\n\n\
                   data: {\"type\":\"TOOL_CALL_ARGS\",\"toolCallId\":\"c\",\"delta\":\"😀\"}\n\n";
@@ -156,7 +156,7 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
 
 #[wasm_bindgen_test]
 fn options_with_an_unknown_key_are_refused() {
-    assert!(WasmTracker::new(r#"{"tols":[]}"#, false).is_err());
+    assert!(WasmTracker::new(r#"{"tols":[]}"#, 0).is_err());
 }
 
 #[wasm_bindgen_test]
@@ -164,19 +164,51 @@ fn e1_event_stream_events_are_kept_only_when_asked_and_only_once_accepted() {
     let body = "data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
                 data: {\"type\":\"CUSTOM\",\"name\":\"x\",\"value\":1}\n\n\
                 data: {\"type\":\"TOOL_CALL_END\",\"toolCallId\":\"nope\"}\n\n";
-    let mut kept = WasmTracker::new("{}", true).unwrap();
+    let mut kept = WasmTracker::new("{}", 1).unwrap();
     kept.push_sse_text(body);
-    let events: Value = serde_json::from_str(&kept.take_events()).unwrap();
+    let events: Value = serde_json::from_str(&kept.text(0, 0, 0)).unwrap();
     assert_eq!(
         events.as_array().unwrap().len(),
         2,
         "not the refused TOOL_CALL_END"
     );
     assert_eq!(events[1]["name"], "x");
-    assert_eq!(kept.take_events(), "[]");
-    let mut plain = WasmTracker::new("{}", false).unwrap();
+    assert_eq!(kept.text(0, 0, 0), "[]");
+    let mut plain = WasmTracker::new("{}", 0).unwrap();
     plain.push_sse_text(body);
-    assert_eq!(plain.take_events(), "[]");
+    assert_eq!(plain.text(0, 0, 0), "[]");
+}
+
+#[wasm_bindgen_test]
+fn e1_an_event_streams_lines_are_logged_for_the_checker() {
+    // Every event, accepted or not, at the line of its first data field;
+    // each line that sets no field, negated, with its first 40 bytes; the
+    // line where the input is cut first.
+    let body = "\u{FEFF}: hi\n\
+                data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+                {\"type\":\"CUSTOM\",\"name\":\"a JSON Lines event much longer than forty bytes\"}\n\
+                data: {\"type\":\"TOOL_CALL_END\",\r\ndata: \"toolCallId\":\"nope\"}\r\n\r\n\
+                data: {\"type\":";
+    let mut lines = WasmTracker::new("{}", 2).unwrap();
+    lines.push_sse_text(body);
+    let expected = r#"[8,2,-4,"{\"type\":\"CUSTOM\",\"name\":\"a JSON Lines ev",5]"#;
+    assert_eq!(lines.text(5, 0, 0), expected);
+    assert_eq!(lines.text(5, 0, 0), "[8]", "taken once");
+    let mut with_data = WasmTracker::new("{}", 3).unwrap();
+    with_data.push_sse_text(body);
+    let entries: Value = serde_json::from_str(&with_data.text(5, 0, 0)).unwrap();
+    assert_eq!(
+        entries[2],
+        r#"{"type":"RUN_STARTED","threadId":"t","runId":"r"}"#
+    );
+    assert_eq!(
+        entries[6],
+        "{\"type\":\"TOOL_CALL_END\",\n\"toolCallId\":\"nope\"}"
+    );
+    // No log: nothing kept.
+    let mut plain = WasmTracker::new("{}", 0).unwrap();
+    plain.push_sse_text(body);
+    assert_eq!(plain.text(5, 0, 0), "[8]");
 }
 
 #[wasm_bindgen_test]
@@ -229,7 +261,7 @@ fn in_browser() -> bool {
 
 #[wasm_bindgen_test]
 fn s5_an_endless_event_stream_line_is_stopped_below_256_mb() {
-    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    let mut tracker = WasmTracker::new("{}", 0).unwrap();
     tracker.push_sse_bytes(
         b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\ndata: ",
     );
@@ -286,7 +318,7 @@ fn s5_many_calls_with_arguments_at_the_call_limit_are_stopped_below_256_mb() {
 /// The validation of a call whose schema, from `RUN_STARTED.input.tools`
 /// only, gives its string `s` the pattern `pattern`.
 fn stream_pattern_verdict(pattern: &str, s: &str) -> serde_json::Value {
-    let mut tracker = WasmTracker::new("{}", false).unwrap();
+    let mut tracker = WasmTracker::new("{}", 0).unwrap();
     let tool = json!({"name": "f", "parameters": {"type": "object",
         "properties": {"s": {"type": "string", "pattern": pattern}}}});
     let run = json!({"type": "RUN_STARTED", "threadId": "t", "runId": "r",

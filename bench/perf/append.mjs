@@ -35,7 +35,7 @@ async function textChanges() {
   const { WasmTracker, initSync } = await load(here, "pkg/agui_tool_calls.js");
   const { memory } = initSync();
   const decoder = new TextDecoder();
-  const core = new WasmTracker("{}", false);
+  const core = new WasmTracker("{}", 0);
   const feed = (event) => {
     core.feedJson(JSON.stringify(event));
     return core.takeChange(false);
@@ -65,7 +65,7 @@ async function roundOf(root, changes) {
   await init?.();
   const { WasmTracker } = await load(root, "pkg/agui_tool_calls.js");
   const { SnapshotBuilder } = await load(root, "js/snapshot.js");
-  const core = new WasmTracker("{}", false);
+  const core = new WasmTracker("{}", 0);
   const record = (event) => {
     core.feedJson(JSON.stringify(event));
     core.takeChange(true);

@@ -11,7 +11,6 @@ import { harStreams, HarError } from "./har.js";
 import { CaptureError, formatFromContentType, parseHttpCapture } from "./http.js";
 import { JsonlReader } from "./jsonl.js";
 import { LineMap } from "./line-map.js";
-import { SseLines } from "./sse-lines.js";
 
 /** The checker's reading limits, with their defaults. */
 export const READ_LIMITS = {
@@ -24,6 +23,8 @@ export const READ_LIMITS = {
 };
 
 const VIOLATION_PAGE = 10_000;
+/** The core's default `limits.maxEventBytes` (docs/limits.md). */
+const DEFAULT_EVENT_BYTES = 4 * 1024 * 1024;
 /** Event text kept per stream when collecting (characters), whatever the event count. */
 const COLLECT_BYTES = 32 * 1024 * 1024;
 
@@ -203,7 +204,11 @@ async function* oneChunk(bytes) {
 
 /** Feeds one JSON Lines or text/event-stream stream to a tracker of its own. */
 async function checkStream(ctx, stream, chunks) {
-  const tracker = new WasmTracker(JSON.stringify(ctx.options));
+  const sse = stream.format !== "jsonl";
+  const lineLimit = sse ? sseLineLimit(ctx) : null;
+  const options = lineLimit === null ? ctx.options : { ...ctx.options, limits: { ...ctx.options.limits, maxEventBytes: lineLimit } };
+  // An event stream's tracker logs where each event and each line that is no field is (its decoder frames the stream; rule E1).
+  const tracker = new WasmTracker(JSON.stringify(options), sse ? (ctx.collect ? 3 : 2) : 0);
   try {
     declareRequest(tracker, stream);
     const found = new Diagnostics();
@@ -218,19 +223,25 @@ async function checkStream(ctx, stream, chunks) {
       }
     }
     if (!stopped) stopped = !reader.end();
+    // The event being read when the reading stopped (rule S5) was never
+    // dispatched: its line is where the input was cut.
+    const cutAt = reader.unfinished?.() ?? 0;
     const lineOf = (index) => {
-      const line = lines.lineOf(index);
+      const line = index === lines.size && cutAt !== 0 ? cutAt : lines.lineOf(index);
       return line === null ? null : stream.lineOf(line);
     };
     const summary = JSON.parse(tracker.text(2 /* summaryWithoutViolations */));
     const fatalRead = reader.fatal === true;
     for (let from = 0, n = tracker.violationCount(); from < n; from += VIOLATION_PAGE) {
-      for (const v of JSON.parse(tracker.text(3 /* violationsJson */, from, from + VIOLATION_PAGE))) found.add({ ...v, line: lineOf(v.eventIndex) });
+      for (const v of JSON.parse(tracker.text(3 /* violationsJson */, from, from + VIOLATION_PAGE))) {
+        // The decoder stopped at the line limit, not at the tracker's own: R3, as for JSON Lines.
+        if (lineLimit !== null && v.code === "S5" && v.severity === "fatal" && v.eventIndex === lines.size) found.add(overLineLimit(lineOf(v.eventIndex), lineLimit));
+        else found.add({ ...v, line: lineOf(v.eventIndex) });
+      }
     }
     for (const v of findingsOf(summary, lineOf, stopped || fatalRead)) found.add(v);
-    const cut = reader.unfinished?.();
-    if (cut && !stopped) {
-      found.add({ source: "checker", code: "R1", severity: "violation", line: stream.lineOf(cut), eventIndex: null, openCalls: [], message: "the recording ends inside an event that no blank line ends: it was never dispatched, so it was not read" });
+    if (cutAt !== 0 && !stopped) {
+      found.add({ source: "checker", code: "R1", severity: "violation", line: stream.lineOf(cutAt), eventIndex: null, openCalls: [], message: "the recording ends inside an event that no blank line ends: it was never dispatched, so it was not read" });
     }
     return {
       label: stream.label,
@@ -328,7 +339,7 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
   };
   const oversized = (line, bytes) => {
     state.fatal = true;
-    found.add({ source: "checker", code: "R3", severity: "fatal", line: stream.lineOf(line), eventIndex: null, message: `a line of ${bytes} bytes or more, over the limit of ${ctx.limits.maxLineBytes} (--max-line-bytes): the rest of the stream is not read` });
+    found.add(overLineLimit(stream.lineOf(line), ctx.limits.maxLineBytes, bytes));
   };
   if (stream.format === "jsonl") {
     const jsonl = new JsonlReader({
@@ -346,37 +357,57 @@ function makeReader(stream, tracker, lines, found, events, ctx) {
     });
     return Object.assign(state, { push: (c) => jsonl.push(c), end: () => jsonl.end() });
   }
-  const sse = new SseLines(
-    (line, data) => {
-      lines.record(line);
-      keep(line, data);
-    },
-    {
-      firstLine: stream.firstLine,
-      maxLineBytes: ctx.limits.maxLineBytes,
-      collect: events !== null,
-      onForeign(line, start) {
-        const json = start.startsWith("{") || start.startsWith("[");
-        found.add({
-          source: "checker",
-          code: "R2",
-          severity: json ? "violation" : "warning",
-          line: stream.lineOf(line),
-          eventIndex: null,
-          message: json ? `a JSON Lines event in a text/event-stream file, which event-stream readers drop: ${clip(start)}` : `a line that is no event-stream field, which readers ignore: ${clip(start)}`,
-        });
-      },
-      onOversized: oversized,
-    },
-  );
+  const first = stream.firstLine - 1;
+  let open = 0; // the line of an event the input cut, or 0
+  const take = () => {
+    const entries = JSON.parse(tracker.text(5 /* takeLines */, 0, 0));
+    open = entries[0] === 0 ? 0 : first + entries[0];
+    for (let i = 1; i < entries.length; i++) {
+      const n = entries[i];
+      if (n < 0) foreign(first - n, entries[++i]);
+      else {
+        lines.record(first + n);
+        if (events !== null) keep(first + n, entries[++i]);
+      }
+    }
+  };
+  const foreign = (line, start) => {
+    const json = start.startsWith("{") || start.startsWith("[");
+    found.add({
+      source: "checker",
+      code: "R2",
+      severity: json ? "violation" : "warning",
+      line: stream.lineOf(line),
+      eventIndex: null,
+      message: json ? `a JSON Lines event in a text/event-stream file, which event-stream readers drop: ${clip(start)}` : `a line that is no event-stream field, which readers ignore: ${clip(start)}`,
+    });
+  };
   return Object.assign(state, {
     push(chunk) {
-      if (!sse.push(chunk)) return false;
-      return tracker.feedSse(chunk);
+      const good = tracker.feedSse(chunk);
+      take();
+      return good;
     },
     end: () => true, // an event no blank line ends is never dispatched
-    unfinished: () => sse.unfinished,
+    unfinished: () => open,
   });
+}
+
+/**
+ * An event stream's line limit, when `--max-line-bytes` is below the
+ * tracker's `maxEventBytes`: the tracker's decoder, which bounds each line
+ * and each event's data by `maxEventBytes` (rule S5), is then given it, so
+ * that no line is held whole past either. Otherwise null.
+ */
+function sseLineLimit(ctx) {
+  const own = ctx.options.limits?.maxEventBytes ?? DEFAULT_EVENT_BYTES;
+  return ctx.limits.maxLineBytes < own ? ctx.limits.maxLineBytes : null;
+}
+
+/** Rule R3: a line (or an event-stream event's data) over `--max-line-bytes`, `bytes` long when known. */
+function overLineLimit(line, max, bytes) {
+  const what = bytes === undefined ? "a line or an event's data over" : `a line of ${bytes} bytes or more, over`;
+  return { source: "checker", code: "R3", severity: "fatal", line, eventIndex: null, message: `${what} the limit of ${max} (--max-line-bytes): the rest of the stream is not read` };
 }
 
 function clip(text) {

@@ -35,7 +35,7 @@ pub use validation::Validation;
 
 use crate::args::ArgsLimits;
 use crate::events::{Event, EventBody, JsonStr, Kept, Tool};
-use crate::sse::SseDecoder;
+use crate::sse::{SseDecoder, SseItem};
 use crate::violation::{Severity, Violation};
 use indices::Indices;
 use lanes::Lanes;
@@ -384,27 +384,44 @@ impl Tracker {
     /// assert_eq!(t.push_sse(&line_without_end).unwrap_err().code, "S5");
     /// ```
     pub fn push_sse(&mut self, bytes: &[u8]) -> Result<(), Violation> {
-        self.push_sse_logged(bytes, None)
+        self.push_sse_with(bytes, |_, _| {})
     }
 
-    /// [`Tracker::push_sse`], also appending the data of each event it
-    /// accepts to `log` when one is given (a binding's event listeners).
-    pub fn push_sse_logged(
+    /// [`Tracker::push_sse`], also handing `seen` each event the decoder
+    /// dispatched, with whether the tracker accepted it, and each line
+    /// that sets no field (with `false`): what a binding's event listeners
+    /// or a checker's line positions are made of.
+    ///
+    /// ```
+    /// use agui_tool_calls::{sse::SseItem, Options, Tracker};
+    ///
+    /// let mut t = Tracker::new(Options::default());
+    /// let mut lines = Vec::new();
+    /// let stream = b"data: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n\
+    ///     data: {}\n\n";
+    /// let _ = t.push_sse_with(stream, |item, accepted| {
+    ///     if let SseItem::Event(e) = item {
+    ///         lines.push((e.line, accepted));
+    ///     }
+    /// });
+    /// assert_eq!(lines, [(1, true), (3, false)]);
+    /// ```
+    pub fn push_sse_with(
         &mut self,
         bytes: &[u8],
-        mut log: Option<&mut Vec<String>>,
+        mut seen: impl FnMut(SseItem<'_>, bool),
     ) -> Result<(), Violation> {
         if let Some(f) = &self.fatal {
             return Err(f.clone());
         }
         let mut sse = std::mem::take(&mut self.sse);
-        sse.push_bytes(bytes, |event| {
+        sse.read_bytes(bytes, |item| {
             // A fatal violation stays in the tracker, read below.
-            if self.push_json(event.data).is_ok() {
-                if let Some(log) = log.as_mut() {
-                    log.push(event.data.to_owned());
-                }
-            }
+            let accepted = match &item {
+                SseItem::Event(event) => self.push_json(event.data).is_ok(),
+                SseItem::Unknown(..) => false,
+            };
+            seen(item, accepted);
         });
         let overflow = sse.overflow().is_some();
         self.sse = sse;
@@ -415,6 +432,13 @@ impl Tracker {
             Some(f) => Err(f.clone()),
             None => Ok(()),
         }
+    }
+
+    /// Where the event-stream input read so far is cut
+    /// ([`SseDecoder::open_line`]): the line of an event not yet ended, or
+    /// of the line or event that outgrew `max_event_bytes`; 0 for none.
+    pub fn sse_open_line(&self) -> usize {
+        self.sse.open_line()
     }
 
     /// [`Tracker::push_sse`] for text already decoded (read as its UTF-8

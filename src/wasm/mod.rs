@@ -9,10 +9,12 @@
 
 mod clock;
 mod regexp;
+mod sse_log;
 mod text_change;
 
 use crate::wire::{self, json_text, ChangeRecord, RefusalRecord, SummaryRecord};
 use crate::{ApplicationError, Changes, Tracker};
+use sse_log::SseLog;
 use std::rc::Rc;
 use text_change::TextChange;
 use wasm_bindgen::prelude::*;
@@ -32,10 +34,11 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[wasm_bindgen]
 pub struct WasmTracker {
     tracker: Tracker,
-    /// The data of each event-stream event the tracker accepted since the
-    /// last `takeEvents`, kept only while the application listens
-    /// (`onEvent`): otherwise nothing is copied.
-    events: Option<Vec<String>>,
+    /// What event streams leave for the JS layer: the data of each event
+    /// the tracker accepted since the last `takeEvents`, kept only while
+    /// the application listens (`onEvent`), or the checker's line
+    /// positions (`takeLines`); otherwise nothing is copied.
+    log: SseLog,
     /// The last change `takeChange` reported (see [`TextChange`]).
     change: TextChange,
     /// The last full change record `takeChange` made, for `takeRecord`.
@@ -70,25 +73,27 @@ const OP_REVOKE_APPROVAL: u8 = 12;
 
 /// What [`WasmTracker::text`] returns, as the JS layer numbers it:
 /// `takeEvents`, `toolMessages`, `summaryWithoutViolations`; 3 is
-/// `violationsJson`; 4 `keptMessages` (rule F10).
+/// `violationsJson`; 4 `keptMessages` (rule F10); 5 `takeLines`.
 const TEXT_EVENTS: u8 = 0;
 const TEXT_TOOL_MESSAGES: u8 = 1;
 const TEXT_SUMMARY: u8 = 2;
 const TEXT_KEPT_MESSAGES: u8 = 4;
+const TEXT_LINES: u8 = 5;
 
 #[wasm_bindgen]
 impl WasmTracker {
-    /// A tracker configured by the options object, as JSON text; with
-    /// `keep_events`, the events read from event streams are kept for
-    /// `takeEvents`.
+    /// A tracker configured by the options object, as JSON text; `log`
+    /// says what event streams leave for the JS layer: 1 the events read,
+    /// for `takeEvents`; 2 each event's line and each line that sets no
+    /// field, for `takeLines` (3: each event's data too); 0 nothing.
     #[wasm_bindgen(constructor)]
-    pub fn new(options_json: &str, keep_events: bool) -> Result<WasmTracker, JsError> {
+    pub fn new(options_json: &str, log: u8) -> Result<WasmTracker, JsError> {
         let options = wire::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         let mut tracker = Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine));
         tracker.set_clock(clock::host());
         Ok(WasmTracker {
             tracker,
-            events: keep_events.then(Vec::new),
+            log: SseLog::new(log),
             change: TextChange::default(),
             record: String::new(),
             changes: Changes::default(),
@@ -134,7 +139,8 @@ impl WasmTracker {
     /// it (`TEXT_*`), `from..to` are `violationsJson`'s bounds.
     pub fn text(&mut self, what: u8, from: usize, to: usize) -> String {
         match what {
-            TEXT_EVENTS => self.take_events(),
+            TEXT_EVENTS => self.log.take(None),
+            TEXT_LINES => self.log.take(Some(self.tracker.sse_open_line())),
             TEXT_TOOL_MESSAGES => self.tool_messages(),
             TEXT_SUMMARY => self.summary_without_violations(),
             TEXT_KEPT_MESSAGES => self.kept_messages(),
@@ -225,23 +231,6 @@ impl WasmTracker {
         let to = to.min(all.len());
         let from = from.min(to);
         json_text(&all[from..to])
-    }
-
-    /// The events accepted from event streams since the last call, as one
-    /// JSON array (each was read as one JSON value, so joining is enough).
-    pub fn take_events(&mut self) -> String {
-        let Some(events) = self.events.as_mut() else {
-            return "[]".to_owned();
-        };
-        let mut out = String::from("[");
-        for event in std::mem::take(events) {
-            if out.len() > 1 {
-                out.push(',');
-            }
-            out.push_str(&event);
-        }
-        out.push(']');
-        out
     }
 
     /// What messages keep for the next history (`Tracker::kept_messages`,
@@ -448,11 +437,12 @@ impl WasmTracker {
     }
 
     /// Reads event-stream bytes (the tracker decodes them, rule S5 bounding
-    /// lines and events), logging the accepted events when a log is kept;
-    /// whether the stream is still good.
+    /// lines and events), noting what the log keeps; whether the stream is
+    /// still good.
     fn read_sse(&mut self, chunk: &[u8]) -> bool {
+        let log = &mut self.log;
         self.tracker
-            .push_sse_logged(chunk, self.events.as_mut())
+            .push_sse_with(chunk, |item, accepted| log.note(item, accepted))
             .is_ok()
     }
 }
@@ -460,15 +450,19 @@ impl WasmTracker {
 /// Positions as a JSON array of numbers: through `operate`, a list of
 /// numbers needs no export and glue of its own.
 fn positions_json(positions: &[i32]) -> String {
-    let mut out = String::from("[");
-    for (i, p) in positions.iter().enumerate() {
+    let mut out = vec![b'['];
+    for (i, &p) in positions.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
-        out.push_str(&p.to_string());
+        if p < 0 {
+            out.push(b'-');
+        }
+        wire::json_number(&mut out, u64::from(p.unsigned_abs()));
     }
-    out.push(']');
-    out
+    out.push(b']');
+    // Digits, signs and commas: ASCII.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// A position as JS reads it (positions never come near `i32::MAX`: each

@@ -27,6 +27,9 @@ use serde::Serialize;
 mod write;
 pub(super) use write::Object;
 pub use write::{json_text, WriteJson};
+// The binding writes its own JSON lists with these.
+#[cfg(target_arch = "wasm32")]
+pub(crate) use write::{number, string};
 
 /// What changed since the last record: the run when it changed, each
 /// changed call (in the order they changed: the JS layer places each by

@@ -280,23 +280,26 @@ test("a gzipped 50 MB stream is decompressed as it is read, in under 100 MB of r
   assert.ok(peak < 100 * MB, `peak RSS ${(peak / MB).toFixed(1)} MB`);
 });
 
-test("s5_an_event_of_many_data_lines_is_bounded_like_a_line_when_collected", async () => {
-  const { SseLines } = await import("../../pkg/check/sse-lines.js");
-  const events = [];
-  const oversized = [];
-  const lines = new SseLines((line, data) => events.push([line, data]), {
-    collect: true,
-    maxLineBytes: 100,
-    onOversized: (line, bytes) => oversized.push([line, bytes]),
-  });
-  const enc = new TextEncoder();
-  assert.equal(lines.push(enc.encode("data: {}\n\n")), true);
-  // Each data line is short; together, with no blank line, they pass the limit.
-  let read = true;
-  for (let i = 0; i < 50 && read; i++) read = lines.push(enc.encode("data: 0123456789\n"));
-  assert.equal(read, false);
-  assert.deepEqual(events, [[1, "{}"]]);
-  assert.equal(oversized.length, 1);
-  assert.equal(oversized[0][0], 3);
-  assert.ok(oversized[0][1] > 100);
+test("s5_an_event_of_many_data_lines_is_bounded_like_a_line_when_collected", () => {
+  // Each data line is short; together, with no blank line, they pass the line limit.
+  const file = write("many-data-lines.sse", `data: ${started.trim()}\n\n` + "data: 0123456789\n".repeat(50));
+  const [s] = checkJson(["--format", "json", "--fragment", "--max-line-bytes", "100", file]).report.streams;
+  const r3 = s.violations.filter((v) => v.code === "R3");
+  assert.equal(r3.length, 1);
+  assert.equal(r3[0].line, 3, "the line of the event's first data field");
+  assert.match(r3[0].message, /over the limit of 100 \(--max-line-bytes\)/);
+  assert.equal(s.violations.some((v) => v.code === "S5"), false, "reported once, as R3");
+});
+
+test("s5_the_trackers_own_event_limit_in_an_event_stream_is_named_at_its_line", async () => {
+  // maxEventBytes below --max-line-bytes: the tracker's S5, at the line of the event it cut.
+  const { checkChunks } = await import("../../pkg/check/stream.js");
+  const text = `: hello\n\ndata: ${started.trim()}\n\n` + "data: " + "x".repeat(3000) + "\n\n";
+  async function* chunks() {
+    yield new TextEncoder().encode(text);
+  }
+  const [s] = await checkChunks("long-event.sse", chunks(), { fragment: true, limits: { maxEventBytes: 1000 } });
+  const s5 = s.violations.find((v) => v.code === "S5");
+  assert.deepEqual([s5.severity, s5.line], ["fatal", 5]);
+  assert.equal(s.violations.some((v) => v.code === "R3"), false);
 });

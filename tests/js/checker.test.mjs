@@ -254,13 +254,24 @@ test("lines are counted across CRLF, blank lines, comments, lone CR and multi-li
   assert.equal(s.violations.some((v) => v.code === "T6"), false);
 });
 
-test("the SSE line counter gives the same lines however the bytes are split", async () => {
-  const { SseLines } = await import(pathToFileURL(path.join(pkgDir, "check", "sse-lines.js")).href);
+test("e1_the_core_decoder_gives_the_same_event_lines_however_the_bytes_are_split", async () => {
+  const { init } = await import(pathToFileURL(path.join(pkgDir, "index.js")).href);
+  const { WasmTracker } = await import(pathToFileURL(path.join(pkgDir, "agui_tool_calls.js")).href);
+  await init();
   const bytes = readFileSync(path.join(streamsDir, "subagent-chunks.sse"));
+  // What the checker reads: `takeLines` after each chunk (log 2: lines only).
   const linesOf = (chunks) => {
+    const core = new WasmTracker("{}", 2);
     const lines = [];
-    const counter = new SseLines((line) => lines.push(line));
-    for (const chunk of chunks) counter.push(chunk);
+    try {
+      for (const chunk of chunks) {
+        core.feedSse(chunk);
+        const [, ...entries] = JSON.parse(core.text(5, 0, 0));
+        lines.push(...entries);
+      }
+    } finally {
+      core.free();
+    }
     return lines;
   };
   const whole = linesOf([bytes]);

@@ -38,13 +38,13 @@ pub fn json_text<T: WriteJson + ?Sized>(value: &T) -> String {
 
 /// A JSON string, escaped as `serde_json` escapes it (its own escaper:
 /// the one `quote::quoted` links anyway).
-fn string(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     // Writing to memory cannot fail.
     let _ = serde::Serializer::serialize_str(&mut serde_json::Serializer::new(out), s);
 }
 
 /// A whole number, in decimal.
-fn number(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn number(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {
