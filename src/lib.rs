@@ -52,6 +52,7 @@
 // crate-private modules made the wasm module compress 0.2 KB worse.
 #[doc(hidden)]
 pub mod args;
+mod digits;
 #[doc(hidden)]
 pub mod events;
 #[doc(hidden)]

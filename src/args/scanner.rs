@@ -188,7 +188,7 @@ fn utf16_units(b: u8) -> usize {
 }
 
 fn hex_value(b: u8) -> Option<u16> {
-    char::from(b).to_digit(16).map(|d| d as u16)
+    crate::digits::hex_digit(b).map(u16::from)
 }
 
 /// Whether the number text is within the range of an `f64`, asked of the

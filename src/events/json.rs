@@ -175,8 +175,9 @@ pub(crate) fn decode(literal: &str) -> JsonStr<'_> {
 /// The four hex digits at `at`; a lone low surrogate's value (read as
 /// U+FFFD) if they are missing, which checked text never has.
 fn hex4(body: &str, at: usize) -> u16 {
-    body.get(at..at + 4)
-        .and_then(|h| u16::from_str_radix(h, 16).ok())
+    body.as_bytes()
+        .get(at..at + 4)
+        .and_then(crate::digits::hex_value)
         .unwrap_or(0xDFFF)
 }
 

@@ -53,9 +53,9 @@ pub fn read(text: &str) -> Result<Saved, FieldError> {
     let version = map
         .get("version")
         .ok_or_else(|| missing("saved", "version"))?;
-    match version.get().parse::<u64>() {
-        Ok(v) if v == u64::from(SAVED_VERSION) => {}
-        Ok(v) if v > u64::from(SAVED_VERSION) => {
+    match crate::digits::decimal(version.get()) {
+        Some(v) if v == u64::from(SAVED_VERSION) => {}
+        Some(v) if v > u64::from(SAVED_VERSION) => {
             return Err(field_error("saved", "version", NEWER));
         }
         _ => return Err(must_be("saved", "version", "1")),
@@ -204,8 +204,8 @@ fn required(map: &json::Fields, key: &str, path: &str) -> Result<String, FieldEr
 /// A whole number field below 2^53, as JS writes counts and indices.
 fn number(map: &json::Fields, key: &str, path: &str) -> Result<usize, FieldError> {
     let raw = map.get(key).ok_or_else(|| missing(path, key))?;
-    match raw.get().parse::<u64>() {
-        Ok(n) if n < 1 << 53 => {
+    match crate::digits::decimal(raw.get()) {
+        Some(n) if n < 1 << 53 => {
             usize::try_from(n).map_err(|_| must_be(path, key, "a smaller number"))
         }
         _ => Err(must_be(path, key, "a whole number")),

@@ -110,8 +110,9 @@ fn merge(base: &Parts<'_>, path: &str) -> String {
     if base.authority.is_some() && base.path.is_empty() {
         return format!("/{path}");
     }
-    match base.path.rsplit_once('/') {
-        Some((dir, _)) => format!("{dir}/{path}"),
+    // A byte search: `rsplit_once('/')` links a reverse `char` searcher.
+    match base.path.bytes().rposition(|b| b == b'/') {
+        Some(slash) => format!("{}/{path}", base.path.get(..slash).unwrap_or_default()),
         None => path.to_owned(),
     }
 }
@@ -164,11 +165,10 @@ pub(crate) fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| {
-            std::str::from_utf8(h)
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        });
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(crate::digits::hex_value)
+            .and_then(|b| u8::try_from(b).ok());
         match (bytes[i], hex) {
             (b'%', Some(b)) => {
                 out.push(b);
@@ -232,7 +232,9 @@ pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Valu
         let token = unescape_token(raw);
         here = match here {
             Value::Object(map) => map.get(&token)?,
-            Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            Value::Array(items) => {
+                items.get(usize::try_from(crate::digits::decimal(&token)?).ok()?)?
+            }
             _ => return None,
         };
     }
@@ -263,6 +265,19 @@ mod tests {
         assert_eq!(pointer_get(&v, "/missing"), None);
         assert_eq!(pointer_get(&v, "no-slash"), None);
         assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn array_indices_and_percent_escapes_take_digits_alone() {
+        // RFC 6901: an index is `0` or digits without a leading zero;
+        // RFC 3986: `%` and two hex digits, no sign between.
+        let v = json!({"a": [1, 2]});
+        assert_eq!(pointer_get(&v, "/a/1"), Some(&json!(2)));
+        for index in ["01", "+1", "-1", " 1", "1 ", ""] {
+            assert_eq!(pointer_get(&v, &format!("/a/{index}")), None, "{index:?}");
+        }
+        assert_eq!(percent_decode("%41%2f%2F"), "A//");
+        assert_eq!(percent_decode("%+F%4"), "%+F%4");
     }
 
     #[test]

@@ -166,7 +166,8 @@ pub(crate) fn number_text(f: f64) -> String {
 fn digits_text(negative: bool, digits: u64, p: i32, e: i32) -> String {
     let mut d = digits.to_string();
     let e = e + d.len() as i32 - p;
-    let kept = d.trim_end_matches('0').len().max(1);
+    // ASCII digits: a byte search (a `char` pattern links a searcher).
+    let kept = d.bytes().rposition(|b| b != b'0').map_or(1, |i| i + 1);
     d.truncate(kept);
     let mut out = String::from(if negative { "-" } else { "" });
     let len = d.len() as i32;
