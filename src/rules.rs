@@ -54,7 +54,7 @@ const IDS: &str = "L1 L2 L3 L4 L5 L6 L7 L8 L9 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11
 /// assert_eq!(agui_tool_calls::rules::id("T"), None);
 /// ```
 pub fn id(code: &str) -> Option<&'static str> {
-    IDS.split(' ').find(|id| *id == code)
+    crate::split::split(IDS, b' ').find(|id| *id == code)
 }
 
 /// The rule with this id.

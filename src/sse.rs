@@ -225,12 +225,12 @@ impl SseDecoder {
         let mut text = text;
         if !self.started && !text.is_empty() {
             self.started = true;
-            text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+            text = text.strip_prefix("\u{FEFF}").unwrap_or(text);
         }
         let mut rest = text;
         if self.after_cr && !rest.is_empty() {
             self.after_cr = false;
-            rest = rest.strip_prefix('\n').unwrap_or(rest);
+            rest = rest.strip_prefix("\n").unwrap_or(rest);
         }
         // `line_end` gives a char boundary (CR and LF are ASCII) and each
         // terminator is one byte, so the checked forms below never fail;
@@ -249,7 +249,7 @@ impl SseDecoder {
             self.lines = self.lines.saturating_add(1);
             rest = tail.get(1..).unwrap_or_default();
             if tail.as_bytes().first() == Some(&b'\r') {
-                match rest.strip_prefix('\n') {
+                match rest.strip_prefix("\n") {
                     Some(after) => rest = after,
                     None => self.after_cr = rest.is_empty(),
                 }
@@ -319,8 +319,8 @@ impl SseDecoder {
             }
             return self.append_data(value);
         }
-        let (field, value) = match line.split_once(':') {
-            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+        let (field, value) = match crate::split::split_once(line, b':') {
+            Some((field, value)) => (field, value.strip_prefix(" ").unwrap_or(value)),
             None => (line, ""),
         };
         match field {
@@ -328,7 +328,7 @@ impl SseDecoder {
                 self.event_type.clear();
                 self.event_type.push_str(value);
             }
-            "id" if !value.contains('\0') => {
+            "id" if !value.bytes().any(|b| b == 0) => {
                 self.last_event_id.clear();
                 self.last_event_id.push_str(value);
             }
@@ -344,7 +344,7 @@ impl SseDecoder {
             return;
         }
         let mut data = std::mem::take(&mut self.data);
-        self.dispatch_data(data.strip_suffix('\n').unwrap_or(&data), dispatch);
+        self.dispatch_data(data.strip_suffix("\n").unwrap_or(&data), dispatch);
         data.clear();
         self.data = data; // keeps its capacity for the next event
     }

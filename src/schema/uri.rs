@@ -3,6 +3,7 @@
 //! Only resolution inside one document is needed (nothing is fetched), so
 //! this is the RFC 3986 reference-resolution algorithm and no more.
 
+use crate::split::{split, split_once};
 use serde_json::Value;
 
 /// The base URI of a document that declares no `$id` of its own.
@@ -18,23 +19,23 @@ struct Parts<'a> {
 }
 
 fn parse(s: &str) -> Parts<'_> {
-    let (rest, fragment) = match s.split_once('#') {
+    let (rest, fragment) = match split_once(s, b'#') {
         Some((a, f)) => (a, Some(f)),
         None => (s, None),
     };
-    let (rest, query) = match rest.split_once('?') {
+    let (rest, query) = match split_once(rest, b'?') {
         Some((a, q)) => (a, Some(q)),
         None => (rest, None),
     };
     // `split_once` and `get` rather than slicing by index: no panicking path (and its
     // formatting code) in the wasm.
-    let (scheme, rest) = match rest.split_once(':') {
+    let (scheme, rest) = match split_once(rest, b':') {
         Some((s, r)) if is_scheme(s) => (Some(s), r),
         _ => (None, rest),
     };
     let (authority, path) = match rest.strip_prefix("//") {
         Some(r) => {
-            let end = r.find('/').unwrap_or(r.len());
+            let end = r.bytes().position(|b| b == b'/').unwrap_or(r.len());
             (r.get(..end), r.get(end..).unwrap_or(""))
         }
         None => (None, rest),
@@ -121,7 +122,7 @@ fn remove_dots(path: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     // A loop, not a `collect` (a generic instantiation of its own).
     let mut segments: Vec<&str> = Vec::new();
-    for seg in path.split('/') {
+    for seg in split(path, b'/') {
         segments.push(seg);
     }
     let last = segments.len().saturating_sub(1);
@@ -156,7 +157,7 @@ fn remove_dots(path: &str) -> String {
 
 /// Splits a URI into the part before `#` and the fragment (empty when absent).
 pub(crate) fn split_fragment(uri: &str) -> (&str, &str) {
-    uri.split_once('#').unwrap_or((uri, ""))
+    split_once(uri, b'#').unwrap_or((uri, ""))
 }
 
 /// Decodes `%XX` escapes; a malformed escape is kept as it is.
@@ -228,7 +229,7 @@ pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Valu
         return Some(root);
     }
     let mut here = root;
-    for raw in pointer.strip_prefix('/')?.split('/') {
+    for raw in split(pointer.strip_prefix("/")?, b'/') {
         let token = unescape_token(raw);
         here = match here {
             Value::Object(map) => map.get(&token)?,

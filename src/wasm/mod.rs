@@ -280,7 +280,7 @@ impl WasmTracker {
         let mut out = Vec::with_capacity(calls.len() + 8);
         // No ids at all is the empty list, not one empty id.
         if !ids.is_empty() {
-            for id in ids.split('\0') {
+            for id in crate::split::split(ids, 0) {
                 out.push(self.tracker.message_position(id).map_or(-1, as_i32));
             }
         }

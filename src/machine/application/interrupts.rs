@@ -242,7 +242,7 @@ impl Tracker {
         // No slicing by index: a slice that could panic links the panic's
         // formatting (and Unicode tables) into the wasm module.
         let inner = |p: &Opaque| {
-            let text = p.get().strip_prefix('{')?.strip_suffix('}')?;
+            let text = p.get().strip_prefix("{")?.strip_suffix("}")?;
             // JSON text: only JSON whitespace surrounds its members, which
             // `trim_ascii` takes (no Unicode whitespace tables linked).
             Some(text.trim_ascii().to_owned())
