@@ -58,6 +58,25 @@ fn s5_an_event_stream_line_without_end_is_fatal_at_the_event_limit() {
 }
 
 #[test]
+fn s5_an_event_limit_of_zero_still_bounds_an_event_stream_line() {
+    // 0 admits no event at all; the decoder must not read it as "no
+    // limit" and hold an endless line.
+    let limits = Limits {
+        max_event_bytes: 0,
+        ..Limits::default()
+    };
+    let mut t = Tracker::new(Options {
+        limits,
+        ..Options::default()
+    });
+    let v = (0..1000)
+        .find_map(|_| t.push_sse(&[b'a'; 100]).err())
+        .expect("the line is refused");
+    assert_s5(&v, "limits.maxEventBytes");
+    assert_eq!(v.event_index, 0);
+}
+
+#[test]
 fn s5_data_lines_without_a_blank_line_are_fatal_at_the_event_limit() {
     let mut t = sse_with_event_limit(1024);
     let v = (0..1000)

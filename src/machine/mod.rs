@@ -239,7 +239,9 @@ impl Tracker {
         for tool in std::mem::take(&mut options.tools) {
             option_tools.insert(std::rc::Rc::new(tool));
         }
-        let sse = SseDecoder::with_limit(options.limits.max_event_bytes);
+        // The decoder reads 0 as no limit; here 0 admits no event, so
+        // its bound is the least there is.
+        let sse = SseDecoder::with_limit(options.limits.max_event_bytes.max(1));
         Tracker {
             options,
             calls: Vec::new(),
