@@ -16,13 +16,19 @@ pub(crate) fn quoted(s: &str) -> String {
 /// what a stream sent, and what is kept must stay bounded.
 pub(crate) fn cut(text: &mut String, max: usize) {
     if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
+        text.truncate(head(text, max).len());
         text.push('…');
     }
+}
+
+/// The longest start of `text` of at most `max` bytes that ends at a
+/// character boundary.
+pub(crate) fn head(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default()
 }
 
 /// An optional id: quoted, or `none`.

@@ -4,6 +4,7 @@
 //! decoder found it: the checker re-frames nothing). Either is JSON array
 //! entries in one buffer, each after a comma, taken as one array.
 
+use crate::quote::head;
 use crate::sse::SseItem;
 use crate::wire::{json_number, json_string};
 
@@ -13,7 +14,9 @@ const UNKNOWN_HEAD: usize = 40;
 
 /// What a log keeps, as `new`'s `log` numbers it: nothing (0), each
 /// accepted event's data (1), each event's line and each line that sets
-/// no field (2), and each event's data after its line (3).
+/// no field (2, the arm that is neither), and each event's data after its
+/// line too (3).
+const OFF: u8 = 0;
 const EVENTS: u8 = 1;
 const LINES_AND_DATA: u8 = 3;
 
@@ -37,7 +40,7 @@ impl SseLog {
     pub(super) fn note(&mut self, item: SseItem<'_>, accepted: bool) {
         let out = &mut self.entries;
         match (self.kind, item) {
-            (0, _) => {}
+            (OFF, _) => {}
             (EVENTS, SseItem::Event(e)) => {
                 // Each was read as one JSON value: it is its own entry.
                 if accepted {
@@ -55,14 +58,10 @@ impl SseLog {
                 }
             }
             (_, SseItem::Unknown(line, text)) => {
-                let mut end = text.len().min(UNKNOWN_HEAD);
-                while !text.is_char_boundary(end) {
-                    end -= 1;
-                }
                 out.extend_from_slice(b",-");
                 json_number(out, line as u64);
                 out.push(b',');
-                json_string(out, text.get(..end).unwrap_or_default());
+                json_string(out, head(text, UNKNOWN_HEAD));
             }
         }
     }

@@ -291,6 +291,23 @@ test("s5_an_event_of_many_data_lines_is_bounded_like_a_line_when_collected", () 
   assert.equal(s.violations.some((v) => v.code === "S5"), false, "reported once, as R3");
 });
 
+test("s5_the_checker_lowers_the_event_limit_only_below_the_trackers_default", async () => {
+  // stream.js keeps a copy of the core's default maxEventBytes (4 MiB) to
+  // tell whether --max-line-bytes is the lower limit: a line just over the
+  // default is the tracker's S5 under a higher line limit, R3 under a lower.
+  const { checkChunks } = await import("../../pkg/check/stream.js");
+  const line = new TextEncoder().encode(`data: ${started.trim()}\n\ndata: ${"x".repeat(4 * MB)}\n\n`);
+  const codes = async (maxLineBytes) => {
+    async function* chunks() {
+      yield line;
+    }
+    const [s] = await checkChunks("long.sse", chunks(), { fragment: true }, { limits: { maxLineBytes } });
+    return s.violations.filter((v) => v.severity === "fatal").map((v) => [v.code, v.line]);
+  };
+  assert.deepEqual(await codes(4 * MB + 100), [["S5", 3]]);
+  assert.deepEqual(await codes(4 * MB - 100), [["R3", 3]]);
+});
+
 test("s5_the_trackers_own_event_limit_in_an_event_stream_is_named_at_its_line", async () => {
   // maxEventBytes below --max-line-bytes: the tracker's S5, at the line of the event it cut.
   const { checkChunks } = await import("../../pkg/check/stream.js");
