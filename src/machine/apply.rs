@@ -44,7 +44,7 @@ impl Tracker {
                 self.lanes = Default::default();
                 return false;
             }
-            Op::Start(start) => *last = Some(self.start_call(start)),
+            Op::Start(start) => *last = Some(self.start_call(*start)),
             Op::Args(call, delta) => {
                 let i = match call {
                     CallRef::Index(i) => i,
@@ -60,7 +60,7 @@ impl Tracker {
                 call,
                 tool_call_id,
                 result,
-            } => self.attach_result(call, tool_call_id, result),
+            } => self.attach_result(call, tool_call_id, *result),
             Op::Merge(target, metadata) => {
                 let (kept, shown) = self.kept_mut(target, *last);
                 if let Some(kept) = kept {
@@ -113,7 +113,7 @@ impl Tracker {
                 messages,
                 run_input,
             } => self.seed(messages, run_input),
-            Op::Record(v) => self.violations.record(v),
+            Op::Record(v) => self.violations.record(*v),
             Op::Subagent(op) => self.apply_subagent(op),
         }
         true

@@ -43,6 +43,10 @@ pub(crate) struct Start {
 }
 
 /// One primitive change; applying an op never fails.
+///
+/// The rare large payloads (a start, a result, a violation) are boxed: an
+/// op is as big as its largest variant, and the commonest, a delta's
+/// `Args`, is built and moved at that size on every event.
 #[derive(Debug)]
 pub(crate) enum Op<'a> {
     /// Ends a call.
@@ -51,12 +55,12 @@ pub(crate) enum Op<'a> {
     ClearToolLane(LaneKey),
     ClearTextLane(LaneKey),
     ClearAllLanes,
-    Start(Start),
+    Start(Box<Start>),
     Args(CallRef, JsonStr<'a>),
     Result {
         call: Option<usize>,
         tool_call_id: String,
-        result: ToolResult,
+        result: Box<ToolResult>,
     },
     MessageOwner(String, Option<String>),
     TextLane(LaneKey, String),
@@ -90,7 +94,7 @@ pub(crate) enum Op<'a> {
         messages: Vec<Message>,
         run_input: bool,
     },
-    Record(Violation),
+    Record(Box<Violation>),
     /// The subagent tree (rule A8).
     Subagent(SubagentOp),
 }
@@ -109,6 +113,8 @@ pub(crate) struct Ops<'a> {
 }
 
 impl<'a> Ops<'a> {
+    // Inlined: a call per op moved the op once more.
+    #[inline]
     pub fn push(&mut self, op: Op<'a>) {
         // `first` is filled first and never emptied but by consuming.
         if self.first.is_none() {
@@ -159,7 +165,7 @@ impl Plan<'_> {
     }
 
     pub fn record(&mut self, v: Violation) {
-        self.ops.push(Op::Record(v));
+        self.ops.push(Op::Record(Box::new(v)));
     }
 
     pub fn end(&mut self, index: usize) {
@@ -719,14 +725,14 @@ impl Tracker {
             None => claim.flatten(),
         };
         self.check_subagent_ended(plan, &id, owner.as_deref());
-        plan.ops.push(Op::Start(Start {
+        plan.ops.push(Op::Start(Box::new(Start {
             id: id.into_owned(),
             name: name.into_owned(),
             parent: parent.map(Text::into_owned),
             owner,
             reopen,
             lane,
-        }));
+        })));
         Ok(())
     }
 
@@ -823,7 +829,7 @@ impl Tracker {
             plan.ops.push(Op::Result {
                 call: None,
                 tool_call_id,
-                result,
+                result: Box::new(result),
             });
             return;
         };
@@ -834,7 +840,7 @@ impl Tracker {
                 .violation(code, severity, what)
                 .with_call(&tool_call_id)
                 .with_message(&result.message_id);
-            plan.ops.push(Op::Record(v));
+            plan.ops.push(Op::Record(Box::new(v)));
         };
         if still_open {
             flag(
@@ -868,7 +874,7 @@ impl Tracker {
         plan.ops.push(Op::Result {
             call: Some(i),
             tool_call_id,
-            result,
+            result: Box::new(result),
         });
     }
 
