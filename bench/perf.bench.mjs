@@ -30,6 +30,7 @@ import { serveStatic } from "../tests/js/support/static-server.mjs";
 import { ToolCallTracker } from "../pkg/index.js";
 import * as ref from "./perf/reference.mjs";
 import { cpuTime, runner } from "./perf/measure.mjs";
+import { threadTimer } from "./perf/thread-time.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const QUICK = process.env.AGUI_BENCH_QUICK === "1";
@@ -177,30 +178,6 @@ async function coldChromium(browser, url) {
 const COLD_ARMS = ["ours", "worker", "off", "ref"];
 
 // ---- Chromium -------------------------------------------------------------
-
-/**
- * Times what `fn` makes the page do in CPU time, as Node is timed: the
- * renderer main thread's (DevTools' Performance.getMetrics ThreadTime:
- * seconds, to the µs) around it, less what an empty round trip costs that
- * thread.
- */
-async function threadTimer(page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("Performance.enable");
-  const threadMs = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1e3;
-  const timed = async (fn) => {
-    const before = await threadMs();
-    const result = await fn();
-    return { result, ms: (await threadMs()) - before };
-  };
-  const empty = [];
-  for (let i = 0; i < 9; i++) empty.push((await timed(() => page.evaluate(() => 0))).ms);
-  const overhead = median(empty);
-  return async (fn) => {
-    const { result, ms } = await timed(fn);
-    return { result, ms: ms - overhead };
-  };
-}
 
 /**
  * The least wall time, in ms, one timed call into the page runs passes for.
@@ -452,7 +429,8 @@ it.
 \`npm run bench:profile\` (bench/perf/profile.mjs) shows where ours spends
 the time, by layer and by function (\`a-many\` and \`b-many\`: in one
 chunk). \`node bench/perf/builds.mjs <pkgA> <pkgB>\` runs the same
-pipelines for two builds side by side in one process.
+pipelines for two builds side by side in one process, and with
+\`--chromium\` in one page.
 `;
 
 // ---- main -----------------------------------------------------------------------
