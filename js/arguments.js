@@ -133,9 +133,10 @@ function isBuffer(value) {
  * then `subagentRunId` after `type` when there are (as `@ag-ui/core`'s
  * schemas and the Python encoder order them), the timestamp a whole number
  * of milliseconds; the ids and delta whole strings (a lone surrogate half
- * crosses as JSON, whose escape keeps it for its pair: rule T4); no
- * `toJSON`. Each is read once, as JSON.stringify would have read it, and
- * returned as `[toolCallId, delta, timestamp, subagentRunId]` (-1 and
+ * crosses as JSON, whose escape keeps it for its pair: rule T4), the
+ * call's id not empty; no `toJSON`. Each is read once, as JSON.stringify
+ * would have read it, and returned as `[toolCallId, delta, timestamp,
+ * subagentRunId]` (-1 and
  * `undefined` for none): the core reads them as it reads the event's JSON
  * text (`Tracker::push_args`). Anything else, or what throws here, is
  * `undefined`: it goes the JSON way.
@@ -154,7 +155,8 @@ export function plainArgs(event) {
     if (owned) at++;
     if (keys[0] !== "type" || keys.length !== at + 2 || keys[at] !== "toolCallId" || keys[at + 1] !== "delta") return;
     const { type, timestamp, subagentRunId, toolCallId, delta, toJSON } = event;
-    if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !wholeString(delta) || toJSON !== undefined) return;
+    // An empty id crosses as JSON: an empty `feedArgs` id is the last one's.
+    if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !toolCallId || !wholeString(delta) || toJSON !== undefined) return;
     if (timed && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return;
     if (owned && !wholeString(subagentRunId)) return;
     return [toolCallId, delta, timed ? timestamp : -1, owned ? subagentRunId : undefined];

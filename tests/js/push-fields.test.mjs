@@ -169,3 +169,49 @@ test("s5_push_of_a_plain_args_object_meets_the_event_limit_at_its_json_text_s_le
     assert.equal(counts.feedArgs, 3, JSON.stringify(event));
   }
 });
+
+test("t1_a_calls_id_crosses_with_its_first_delta_in_a_row_and_interleaved_deltas_reach_their_own_calls", () => {
+  const ids = [];
+  const feedArgs = WasmTracker.prototype.feedArgs;
+  WasmTracker.prototype.feedArgs = function (id, ...rest) {
+    ids.push(id);
+    return feedArgs.call(this, id, ...rest);
+  };
+  const events = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "TOOL_CALL_START", toolCallId: "c1", toolCallName: "search" },
+    { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "search" },
+    { type: "TOOL_CALL_START", toolCallId: "", toolCallName: "search" },
+    argsOf('{"a":', "c1"),
+    argsOf("1", "c1"),
+    argsOf('{"b":', "c2"),
+    argsOf(",", "c1"),
+    { ...argsOf("2", "c2"), rawEvent: {} }, // as JSON: the id the core holds stays c1's
+    argsOf('"c":3}', "c1"),
+    argsOf("}", "c2"),
+    argsOf("[0]", ""), // an empty id crosses as JSON, and reaches its call
+    argsOf("", "c2"),
+  ];
+  try {
+    const tracker = new ToolCallTracker();
+    let snapshot;
+    for (const event of events) snapshot = tracker.push(event);
+    assert.deepEqual(
+      snapshot.calls.map((c) => [c.id, c.argsText]),
+      [["c1", '{"a":1,"c":3}'], ["c2", '{"b":2}'], ["", "[0]"]],
+    );
+    // Sent when it changes from the last delta's that crossed as fields; "" for the same.
+    assert.deepEqual(ids, ["c1", "", "c2", "c1", "", "c2", ""]);
+    tracker.free();
+    // A new tracker's core holds no id: its first delta sends one.
+    ids.length = 0;
+    const next = new ToolCallTracker();
+    for (const event of events.slice(0, 2)) next.push(event);
+    next.push(argsOf("[", "c1"));
+    assert.deepEqual(ids, ["c1"]);
+    next.free();
+  } finally {
+    WasmTracker.prototype.feedArgs = feedArgs;
+  }
+  assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
+});
