@@ -139,7 +139,8 @@ function isBuffer(value) {
  * subagentRunId]` (-1 and
  * `undefined` for none): the core reads them as it reads the event's JSON
  * text (`Tracker::push_args`). Anything else, or what throws here, is
- * `undefined`: it goes the JSON way.
+ * `undefined`: it goes the JSON way. The array is the same one each time,
+ * refilled: valid until the next call.
  * @param {any} event
  * @returns {[string, string, number, string | undefined] | undefined}
  */
@@ -159,9 +160,18 @@ export function plainArgs(event) {
     if (type !== "TOOL_CALL_ARGS" || !wholeString(toolCallId) || !toolCallId || !wholeString(delta) || toJSON !== undefined) return;
     if (timed && !(Number.isSafeInteger(timestamp) && timestamp >= 0)) return;
     if (owned && !wholeString(subagentRunId)) return;
-    return [toolCallId, delta, timed ? timestamp : -1, owned ? subagentRunId : undefined];
+    fields[0] = toolCallId;
+    fields[1] = delta;
+    fields[2] = timed ? timestamp : -1;
+    fields[3] = owned ? subagentRunId : undefined;
+    return fields;
   } catch {}
 }
+
+// Refilled by each `plainArgs`: an array per event was garbage on the
+// commonest path.
+/** @type {[string, string, number, string | undefined]} */
+const fields = ["", "", -1, undefined];
 
 /** Whether `s` is a string with no lone surrogate (`isWellFormed`: Node 20, every current browser; without it, none is taken as whole), short enough to cross. */
 const wholeString = (s) => typeof s === "string" && s.length < MAX_CROSSING / 16 && s.isWellFormed?.() === true;
