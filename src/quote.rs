@@ -1,14 +1,16 @@
 //! Ids and names as messages show them: quoted, as JSON string literals.
 //!
 //! `{:?}` would do much the same, but links the `Debug` escaping machinery
-//! and its Unicode tables into the wasm module; `serde_json`'s string escaper
-//! is there anyway.
+//! and its Unicode tables into the wasm module; the records' JSON string
+//! writer is there anyway.
 
 /// `s` between double quotes, with quotes, backslashes and control
 /// characters escaped as in JSON.
 pub(crate) fn quoted(s: &str) -> String {
-    // Serialising a string to JSON cannot fail.
-    serde_json::to_string(s).unwrap_or_default()
+    let mut out = Vec::with_capacity(s.len() + 2);
+    crate::wire::json_string(&mut out, s);
+    // Escaping keeps UTF-8 UTF-8.
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Cuts `text` to at most `max` bytes at a character boundary, marking the
@@ -62,5 +64,15 @@ mod tests {
         assert_eq!(quoted_or_none(Some("m")), "\"m\"");
         assert_eq!(quoted_list(["a", "b"]), r#"["a", "b"]"#);
         assert_eq!(quoted_list([]), "[]");
+    }
+
+    #[test]
+    fn quoting_escapes_every_character_as_serde_json_does() {
+        let mut chars: Vec<char> = (0..=0x7f_u8).map(char::from).collect();
+        chars.extend(['\u{80}', 'é', '\u{2028}', '\u{FFFD}', '😀']);
+        for c in chars {
+            let s = format!("a{c}b{c}");
+            assert_eq!(quoted(&s), serde_json::to_string(&s).unwrap(), "{c:?}");
+        }
     }
 }

@@ -20,7 +20,9 @@ mod declarations;
 pub use names::refusal_kind;
 pub use options::parse_options;
 pub use records::{json_text, ChangeRecord, RefusalRecord, SummaryRecord, WriteJson};
-// The binding writes its own JSON lists with these.
+// The binding writes its own JSON lists with these; messages quote ids
+// with the string writer (`quote::quoted`).
 #[cfg(target_arch = "wasm32")]
-pub(crate) use records::{number as json_number, string as json_string};
+pub(crate) use records::number as json_number;
+pub(crate) use records::string as json_string;
 pub use saved::{save, SavedRecord};

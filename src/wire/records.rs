@@ -29,7 +29,8 @@ pub(super) use write::Object;
 pub use write::{json_text, WriteJson};
 // The binding writes its own JSON lists with these.
 #[cfg(target_arch = "wasm32")]
-pub(crate) use write::{number, string};
+pub(crate) use write::number;
+pub(crate) use write::string;
 
 /// What changed since the last record: the run when it changed, each
 /// changed call (in the order they changed: the JS layer places each by

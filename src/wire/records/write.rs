@@ -36,11 +36,40 @@ pub fn json_text<T: WriteJson + ?Sized>(value: &T) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// A JSON string, escaped as `serde_json` escapes it (its own escaper:
-/// the one `quote::quoted` links anyway).
+/// A JSON string, escaped as `serde_json` and `JSON.stringify` escape one:
+/// `"`, `\\` and the control characters, those with a short escape by it,
+/// the others as `\u00xx`. Written here: `serde_json`'s serializer, the
+/// only other user of its writer and error types, cost the module more.
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
-    // Writing to memory cannot fail.
-    let _ = serde::Serializer::serialize_str(&mut serde_json::Serializer::new(out), s);
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    out.push(b'"');
+    let mut from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape = match b {
+            b'"' | b'\\' => b,
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            0..=0x1f => b'u',
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[from..i]);
+        out.extend_from_slice(&[b'\\', escape]);
+        if escape == b'u' {
+            out.extend_from_slice(&[
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]);
+        }
+        from = i + 1;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
 }
 
 /// A whole number, in decimal.
