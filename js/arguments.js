@@ -136,11 +136,10 @@ function isBuffer(value) {
  * crosses as JSON, whose escape keeps it for its pair: rule T4), the
  * call's id not empty; no `toJSON`. Each is read once, as JSON.stringify
  * would have read it, and returned as `[toolCallId, delta, timestamp,
- * subagentRunId]` (-1 and
- * `undefined` for none): the core reads them as it reads the event's JSON
- * text (`Tracker::push_args`). Anything else, or what throws here, is
- * `undefined`: it goes the JSON way. The array is the same one each time,
- * refilled: valid until the next call.
+ * subagentRunId]` (-1 and `undefined` for none): the core reads them as it
+ * reads the event's JSON text (`Tracker::push_args`). Anything else, or
+ * what throws here, is `undefined`: it goes the JSON way. The array is the
+ * same one each time, refilled: valid until the next call.
  * @param {any} event
  * @returns {[string, string, number, string | undefined] | undefined}
  */

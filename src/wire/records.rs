@@ -27,7 +27,8 @@ use serde::Serialize;
 mod write;
 pub(super) use write::Object;
 pub use write::{json_text, WriteJson};
-// The binding writes its own JSON lists with these.
+// The binding writes its own JSON lists with these; `quote::quoted`
+// quotes with the string writer too.
 #[cfg(target_arch = "wasm32")]
 pub(crate) use write::number;
 pub(crate) use write::string;

@@ -37,9 +37,9 @@ pub fn json_text<T: WriteJson + ?Sized>(value: &T) -> String {
 }
 
 /// A JSON string, escaped as `serde_json` and `JSON.stringify` escape one:
-/// `"`, `\\` and the control characters, those with a short escape by it,
-/// the others as `\u00xx`. Written here: `serde_json`'s serializer, the
-/// only other user of its writer and error types, cost the module more.
+/// `"` and `\` after a backslash, a control character by its short escape
+/// (`\n`, `\t`...) or as `\u00xx`. Written here: `serde_json`'s serializer,
+/// for this alone, cost the module its writer and error types too.
 pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
