@@ -15,7 +15,7 @@
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { cpuTime } from "./measure.mjs";
-import { pipelines } from "./pipelines.mjs";
+import { PIPELINES, pipelines } from "./pipelines.mjs";
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -116,7 +116,7 @@ try {
 const arms = flag("--chromium") ? await chromiumArms() : await nodeArms();
 try {
   for (const key of keys) {
-    for (const name of Object.keys(pipelines(key))) {
+    for (const name of PIPELINES) {
       // Arm -1 is the floor, then each build in the order given.
       const samples = [-1, ...dirs.keys()].map(() => []);
       for (let r = 0; r < rounds; r++) {

@@ -5,6 +5,9 @@
 import { floor, oursPush, oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
+/** The pipelines' names, in the order `pipelines` gives them. */
+export const PIPELINES = ["pushSse, one event per chunk", "push(event)", "one chunk of many events"];
+
 /**
  * The pipelines of stream `key` ("a", "b" or "c"), by name: `floor(now)`,
  * `ours(Tracker, now)` (each `{ ms }`) and `n`, the events a pass reads.
@@ -16,9 +19,10 @@ export function pipelines(key, timestamps = false) {
   const many = events.slice(0, events.findLastIndex((e) => e.type === "TOOL_CALL_ARGS") + 1);
   const chunks = sseChunks(events);
   const chunk = [oneChunk(many)];
+  const [sse, push, one] = PIPELINES;
   return {
-    "pushSse, one event per chunk": { floor: (now) => floor(chunks, now), ours: (T, now) => oursSse(T, chunks, now), n: events.length },
-    "push(event)": { floor: (now) => floor(chunks, now), ours: (T, now) => oursPush(T, events, now), n: events.length },
-    "one chunk of many events": { floor: (now) => floor(chunk, now), ours: (T, now) => oursSse(T, chunk, now), n: many.length },
+    [sse]: { floor: (now) => floor(chunks, now), ours: (T, now) => oursSse(T, chunks, now), n: events.length },
+    [push]: { floor: (now) => floor(chunks, now), ours: (T, now) => oursPush(T, events, now), n: events.length },
+    [one]: { floor: (now) => floor(chunk, now), ours: (T, now) => oursSse(T, chunk, now), n: many.length },
   };
 }
