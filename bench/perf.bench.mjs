@@ -30,7 +30,7 @@ import { serveStatic } from "../tests/js/support/static-server.mjs";
 import { ToolCallTracker } from "../pkg/index.js";
 import * as ref from "./perf/reference.mjs";
 import { cpuTime, runner } from "./perf/measure.mjs";
-import { threadTimer } from "./perf/thread-time.mjs";
+import { ISOLATED, MIN_CALL_MS, threadTimer } from "./perf/thread-time.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const QUICK = process.env.AGUI_BENCH_QUICK === "1";
@@ -179,36 +179,15 @@ const COLD_ARMS = ["ours", "worker", "off", "ref"];
 
 // ---- Chromium -------------------------------------------------------------
 
-/**
- * The least wall time, in ms, one timed call into the page runs passes for.
- * The round trip's cost subtracted from each call is a median and jitters
- * by tens of µs under load; a tiny stream's single pass (AGUI_BENCH_QUICK)
- * is smaller than that, and measured negative.
- */
-const MIN_CALL_MS = 25;
-
 /** The page's steady-state runner, timed in the thread's CPU time, and its garbage collection. */
 async function threadTimed(page) {
   const timed = await threadTimer(page);
   const cdp = await page.context().newCDPSession(page);
   const run = async (key, variant) => {
-    // Passes of the same stream, back to back in one call, until it has
-    // run MIN_CALL_MS: a steady state, so one long pass or several short
-    // ones measure the same per event.
-    const { result, ms } = await timed(() =>
-      page.evaluate(
-        async ([k, v, minMs]) => {
-          const t0 = performance.now();
-          let events = 0;
-          do events += (await window.bench.run(k, v)).events;
-          while (performance.now() - t0 < minMs);
-          return { events };
-        },
-        [key, variant, MIN_CALL_MS],
-      ),
-    );
+    // Passes back to back in one call, for at least MIN_CALL_MS.
+    const { result, ms } = await timed(() => page.evaluate((a) => window.bench.repeat(...a), [key, variant, MIN_CALL_MS]));
     if (!(ms > 0)) throw new Error(`${variant} on ${key}: ${ms} ms of CPU time, less the round trip: below what this timer resolves`);
-    return { ms, events: result.events };
+    return { ms, events: result };
   };
   return [run, () => cdp.send("HeapProfiler.collectGarbage")];
 }
@@ -451,8 +430,7 @@ const node = await steady("Node", inNode.run, runInNewContext("gc"));
 const dir = await pageDir();
 const server = await serveStatic(
   { "/pkg/": path.join(root, "pkg"), "/bench/": path.join(root, "bench"), "/": dir },
-  // Cross-origin isolated: performance.now() at 5 µs rather than 100 µs.
-  { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" },
+  ISOLATED,
 );
 const browser = await launchChromium();
 machine.chromium = browser.version();

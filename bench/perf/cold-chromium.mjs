@@ -30,6 +30,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "../../tests/js/support/chromium.mjs";
 import { serveStatic } from "../../tests/js/support/static-server.mjs";
+import { ISOLATED } from "./thread-time.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const argv = process.argv.slice(2);
@@ -81,7 +82,7 @@ if (withRef) {
 }
 dirs.forEach((_, n) => writeFileSync(path.join(pageDir, `cold${n}.html`), page(n)));
 mounts["/"] = pageDir;
-const server = await serveStatic(mounts, { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" });
+const server = await serveStatic(mounts, ISOLATED);
 const browser = await launchChromium({ args: jsFlags ? [`--js-flags=${jsFlags}`] : [] });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = dirs.map(() => ({ importMs: [], importCpuMs: [], idleCpuMs: [], firstMs: [], perEventUs: [], totalCpuMs: [] }));

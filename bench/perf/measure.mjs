@@ -124,13 +124,18 @@ export async function reference(ref, items, raw = true, now = wallClock) {
  * `floor`, `ours`, `ref` (one chunk per event), `oursPush`, `refPush`
  * (event objects), `floorMany`, `oursMany`, `refMany` (every event of the
  * scenario up to its last TOOL_CALL_ARGS in one chunk: the call is still
- * open, so the read of `partialArgs` is part of it).
+ * open, so the read of `partialArgs` is part of it). `repeat(key, variant,
+ * minMs)` runs passes back to back until `minMs` of wall time has passed
+ * and returns the events they read: what one timed call into a page runs.
+ * With `timestamps`, every event carries a `timestamp` (ms, after `type`,
+ * as @ag-ui/core's schemas order it), as many agents send them.
  */
-export function runner({ Tracker, ref, scale = 1, now = wallClock }) {
+export function runner({ Tracker, ref, scale = 1, now = wallClock, timestamps = false }) {
   const cache = new Map();
   const streams = (key) => {
     if (!cache.has(key)) {
-      const events = scenario(key, scale);
+      const plain = scenario(key, scale);
+      const events = timestamps ? plain.map(({ type, ...rest }, i) => ({ type, timestamp: 1764518400000 + i, ...rest })) : plain;
       const many = events.slice(0, events.findLastIndex((e) => e.type === "TOOL_CALL_ARGS") + 1);
       cache.set(key, { events, chunks: sseChunks(events), many, manyChunk: [oneChunk(many)] });
     }
@@ -146,11 +151,22 @@ export function runner({ Tracker, ref, scale = 1, now = wallClock }) {
     oursMany: (s) => [oursSse(Tracker, s.manyChunk, now), s.many.length],
     refMany: async (s) => [await reference(ref, s.manyChunk, true, now), s.many.length],
   };
+  const run = async (key, variant) => {
+    const [{ ms, sink }, events] = await variants[variant](streams(key));
+    if (!(sink > 0)) throw new Error(`${variant} on ${key} read nothing`);
+    return { ms, events };
+  };
   return {
-    async run(key, variant) {
-      const [{ ms, sink }, events] = await variants[variant](streams(key));
-      if (!(sink > 0)) throw new Error(`${variant} on ${key} read nothing`);
-      return { ms, events };
+    run,
+    async repeat(key, variant, minMs) {
+      // Passes of the same stream, back to back, until minMs has passed: a
+      // steady state, so one long pass or several short ones measure the
+      // same per event.
+      const t0 = performance.now();
+      let events = 0;
+      do events += (await run(key, variant)).events;
+      while (performance.now() - t0 < minMs);
+      return events;
     },
     eventCount: (key) => streams(key).events.length,
   };
