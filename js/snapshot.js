@@ -439,25 +439,13 @@ export class SnapshotBuilder {
     // The core reports text alone only for a call open in the last
     // snapshot (its status did not change) and with a new version.
     const prev = this.#snapshot;
-    const call = ToolCallState.appended(prev.calls[index], append, cut, suffix);
-    const calls = replaced(prev.calls, index, call);
+    const call = ToolCallState.appended(DeltaSnapshot.callAt(prev, index), append, cut, suffix);
     // An open call is in `openCalls` alone (never completed nor pending),
     // which is `calls` itself while every call is open (see `derived`).
-    const openCalls = prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
-    this.#snapshot = Object.freeze({
-      version,
-      run: prev.run,
-      calls,
-      openCalls,
-      completedCalls: prev.completedCalls,
-      pendingCalls: prev.pendingCalls,
-      violations: prev.violations,
-      fatal: prev.fatal,
-      unmatchedResults: prev.unmatchedResults,
-      interrupts: prev.interrupts,
-      standingApprovals: prev.standingApprovals,
-      subagents: prev.subagents,
-    });
+    const patched = DeltaSnapshot.patches(prev);
+    const calls = patched ? undefined : replaced(prev.calls, index, call);
+    const openCalls = calls && prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
+    this.#snapshot = new DeltaSnapshot(prev, version, calls, openCalls, index, call);
     return this.#snapshot;
   }
 
@@ -469,6 +457,143 @@ export class SnapshotBuilder {
     const next = copy(prevCalls);
     for (const change of changed) next[change.index] = ToolCallState.next(prevCalls[change.index], change);
     return Object.freeze(next);
+  }
+}
+
+/**
+ * Past this many calls, the snapshot after text appended to an open call
+ * makes its `calls` when first read rather than at once: a copy of every
+ * call per delta made a delta's cost grow with the thread (with 3,000
+ * earlier calls, 2.3x the cost of the same delta with none, in Node).
+ * Below it, the copy costs less than the accessor that defers it.
+ */
+const PATCH_FROM = 128;
+/** At most this many calls patched over one list; one more makes the list. */
+const MAX_PATCHED = 16;
+
+/**
+ * The snapshot after text appended to one open call. In a long thread,
+ * its `calls` is `#base` (an earlier snapshot's list) with the calls at
+ * `#at` replaced by `#items`, made on first read and kept: a delta then
+ * costs no pass over the thread while nobody reads `calls` (a card reads
+ * its call through `openCalls`, a binding once a frame). `calls` is then
+ * an own enumerable accessor in its place among the fields, so
+ * `{...snapshot}`, `JSON.stringify` and `structuredClone` carry it, in a
+ * plain snapshot's order. Frozen like any snapshot: only the private
+ * fields that make the list change, once.
+ */
+class DeltaSnapshot {
+  /** @type {readonly ToolCallState[] | undefined} */
+  #base;
+  /** @type {readonly number[]} */
+  #at = EMPTY;
+  /** @type {readonly ToolCallState[]} */
+  #items = EMPTY;
+  /** @type {readonly ToolCallState[] | undefined} */
+  #calls;
+
+  /**
+   * Whether the snapshot after `prev` patches its list: one patched
+   * already, or a long thread not every call of which is open (then
+   * `openCalls` is `calls` itself).
+   * @param {any} prev
+   */
+  static patches(prev) {
+    return DeltaSnapshot.#unmade(prev) || (prev.openCalls !== prev.calls && prev.calls.length >= PATCH_FROM);
+  }
+
+  /**
+   * `snapshot.calls[index]`, without making a patched list.
+   * @param {any} snapshot
+   * @param {number} index
+   */
+  static callAt(snapshot, index) {
+    if (!DeltaSnapshot.#unmade(snapshot)) return snapshot.calls[index];
+    const at = snapshot.#at.indexOf(index);
+    return at < 0 ? snapshot.#base[index] : snapshot.#items[at];
+  }
+
+  /**
+   * `prev` with `call` at `index` of `calls` (the list given, or patched
+   * when none is) and the given `openCalls`; frozen.
+   * @param {any} prev
+   * @param {number} version
+   * @param {readonly ToolCallState[] | undefined} calls
+   * @param {readonly ToolCallState[]} openCalls
+   * @param {number} index
+   * @param {ToolCallState} call
+   */
+  constructor(prev, version, calls, openCalls, index, call) {
+    this.version = version;
+    this.run = prev.run;
+    if (calls) this.calls = calls;
+    else {
+      Object.defineProperty(this, "calls", DeltaSnapshot.#accessor);
+      this.#patch(prev, index, call);
+    }
+    this.openCalls = openCalls;
+    this.completedCalls = prev.completedCalls;
+    this.pendingCalls = prev.pendingCalls;
+    this.violations = prev.violations;
+    this.fatal = prev.fatal;
+    this.unmatchedResults = prev.unmatchedResults;
+    this.interrupts = prev.interrupts;
+    this.standingApprovals = prev.standingApprovals;
+    this.subagents = prev.subagents;
+    Object.freeze(this);
+  }
+
+  static #accessor = {
+    enumerable: true,
+    get() {
+      return this.#made();
+    },
+  };
+
+  /**
+   * Patches over `prev`'s base while `prev`'s list is not made and the
+   * patches stay few (one call streaming: its item replaced, the usual
+   * case); over `prev.calls` otherwise.
+   * @param {any} prev
+   * @param {number} index
+   * @param {ToolCallState} call
+   */
+  #patch(prev, index, call) {
+    if (DeltaSnapshot.#unmade(prev)) {
+      const at = prev.#at.indexOf(index);
+      if (at >= 0 || prev.#at.length < MAX_PATCHED) {
+        this.#base = prev.#base;
+        this.#at = at < 0 ? [...prev.#at, index] : prev.#at;
+        const items = [...prev.#items];
+        items[at < 0 ? items.length : at] = call;
+        this.#items = items;
+        return;
+      }
+    }
+    this.#base = prev.calls;
+    this.#at = [index];
+    this.#items = [call];
+  }
+
+  /**
+   * Whether `snapshot` patches a list it has not made yet.
+   * @param {any} snapshot
+   */
+  static #unmade(snapshot) {
+    return #base in snapshot && snapshot.#base !== undefined;
+  }
+
+  /** `calls` once patched: the base list with the patched calls, made once. */
+  #made() {
+    if (this.#base !== undefined) {
+      const next = copy(this.#base);
+      for (let i = 0; i < this.#at.length; i++) next[this.#at[i]] = this.#items[i];
+      this.#calls = Object.freeze(next);
+      // The list holds them now: the older list and states are not kept alive by this snapshot.
+      this.#base = undefined;
+      this.#at = this.#items = EMPTY;
+    }
+    return /** @type {readonly ToolCallState[]} */ (this.#calls);
   }
 }
 

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ToolCallTracker } from "../../pkg/index.js";
-import { runStarted, start, args, end, sse } from "./support/events.mjs";
+import { runStarted, start, args, end, call, sse } from "./support/events.mjs";
 
 function streaming(id = "c") {
   const t = new ToolCallTracker();
@@ -149,4 +149,73 @@ test("t4_short_deltas_of_every_utf8_length_are_read_without_the_decoder", () => 
     TextDecoder.prototype.decode = decode;
   }
   assert.equal(decoded, 33, "only the one delta over 32 bytes went through the decoder");
+});
+
+/** A tracker whose thread already holds `count` complete calls, then open calls `ids`. */
+function longThread(count, ids) {
+  const t = new ToolCallTracker();
+  t.push(runStarted());
+  for (let i = 0; i < count; i++) for (const event of call(`p${i}`, "write", ["{}"])) t.push(event);
+  for (const id of ids) t.push(start(id, "write"));
+  return t;
+}
+
+test("n1_a_delta_in_a_long_thread_copies_no_list_of_every_call", () => {
+  // With hundreds of calls in the thread, copying `calls` was the cost of
+  // a delta that grew with the thread: the snapshot after a delta makes
+  // `calls` when it is first read, and only then.
+  const t = longThread(300, ["c"]);
+  t.push(args("c", "["));
+  let s;
+  assert.equal(counting("freeze", () => (s = t.push(args("c", "1,")))), 3, "call, openCalls, snapshot: no copy of calls");
+  const calls = Object.getOwnPropertyDescriptor(s, "calls");
+  assert.equal(typeof calls?.get, "function", "calls is made when read");
+  assert.equal(calls.enumerable, true);
+  assert.equal(counting("freeze", () => s.calls), 1, "made once, on first read");
+  assert.equal(counting("freeze", () => s.calls), 0, "and kept");
+  assert.equal(s.calls.length, 301);
+  assert.equal(s.calls[300], s.openCalls[0]);
+  assert.deepEqual(s.calls[300].partialArgs, [1]);
+  t.free();
+});
+
+test("n1_a_long_threads_delta_snapshots_read_as_plain_ones_in_any_order", () => {
+  // Two calls streaming in turn over a long thread, then more calls open
+  // than one list patches: every snapshot kept shows the calls as they
+  // were then, whenever it is read, copies included.
+  const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
+  const t = longThread(260, ids);
+  const texts = new Map(ids.map((id) => [id, ""]));
+  const kept = [];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let step = 0; step < 400; step++) {
+    // Mostly the first two calls, sometimes any of the twenty.
+    const id = ids[next() < 0.8 ? step % 2 : Math.floor(next() * ids.length)];
+    const delta = texts.get(id) === "" ? "[" : `${step},`;
+    texts.set(id, texts.get(id) + delta);
+    const s = t.push(args(id, delta));
+    kept.push({ s, texts: new Map(texts) });
+    if (next() < 0.05) assert.equal(s.calls.length, 280, "read now and then while streaming");
+  }
+  const before = kept[0].s.calls[0];
+  for (const { s, texts: then } of kept.reverse()) {
+    assert.ok(Object.isFrozen(s) && Object.isFrozen(s.calls));
+    assert.equal(s.calls, s.calls, "the same list each read");
+    assert.equal(s.calls[0], before, "an earlier call keeps its object");
+    for (const [i, id] of ids.entries()) assert.equal(s.calls[260 + i].argsText, then.get(id));
+    assert.deepEqual(s.openCalls, s.calls.slice(260));
+    assert.deepEqual(Object.keys(s), Object.keys(t.snapshot()), "the fields in a plain snapshot's order");
+  }
+  const last = kept[0].s;
+  assert.equal({ ...last }.calls, last.calls, "a spread carries calls");
+  assert.equal(JSON.parse(JSON.stringify(last)).calls[261].argsText, texts.get("c1"));
+  assert.equal(structuredClone(last).calls.length, 280);
+  // A record after patched snapshots: a plain snapshot, every call in place.
+  const ended = t.push(end("c0"));
+  assert.equal(Object.getOwnPropertyDescriptor(ended, "calls")?.value, ended.calls);
+  assert.equal(ended.calls[260].status, "complete");
+  assert.equal(ended.calls[261].argsText, texts.get("c1"));
+  assert.deepEqual(ended.openCalls.map((c) => c.id), ids.slice(1));
+  t.free();
 });
