@@ -117,8 +117,13 @@ export class ToolCallTracker {
   #told = null;
   /** The names of the tools the options advertise (for `nextRun`, rule F8). */
   #toolNames;
-  /** The `toolCallId` the core holds from the last `feedArgs`, sent again only when it changes. */
+  /**
+   * The `toolCallId` and `subagentRunId` the core holds from the last
+   * `feedArgs`: sent again only when either changes (`""` for the same).
+   */
   #argsId = "";
+  /** @type {string | undefined} */
+  #argsOwner;
 
   constructor(options = {}) {
     // In Node the module loads here if `init()` has not loaded it; a browser compiles it asynchronously only.
@@ -436,7 +441,10 @@ export class ToolCallTracker {
     let change;
     try {
       if (form === SSE_BYTES) core.feedSse(input);
-      else if (form === ARGS_FIELDS) core.feedArgs(input[0] === this.#argsId ? "" : (this.#argsId = input[0]), input[1], input[2], input[3]);
+      else if (form === ARGS_FIELDS) {
+        const same = input[0] === this.#argsId && input[3] === this.#argsOwner;
+        core.feedArgs(same ? "" : (this.#argsId = input[0]), input[1], input[2], same ? undefined : (this.#argsOwner = input[3]));
+      }
       else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {

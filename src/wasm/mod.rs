@@ -45,10 +45,12 @@ pub struct WasmTracker {
     record: String,
     /// What `takeChange` last took, kept for its capacity.
     changes: Changes,
-    /// The `toolCallId` of the last `feedArgs`: a call's deltas come in a
-    /// row, and the JS layer sends the id only when it changes (one string
-    /// less to allocate, copy and free per delta).
+    /// The `toolCallId` and `subagentRunId` of the last `feedArgs` that
+    /// sent them: a call's deltas come in a row, and the JS layer sends
+    /// the two only when either changes (up to two strings less to
+    /// allocate, copy and free per delta).
     args_id: String,
+    args_owner: Option<String>,
 }
 
 /// What `takeChange` found: nothing changed.
@@ -102,6 +104,7 @@ impl WasmTracker {
             record: String::new(),
             changes: Changes::default(),
             args_id: String::new(),
+            args_owner: None,
         })
     }
 
@@ -115,10 +118,11 @@ impl WasmTracker {
 
     /// Reads one `TOOL_CALL_ARGS` event given as its fields (a plain event
     /// object, read without JSON: `Tracker::push_args`): `tool_call_id`,
-    /// empty for the last `feedArgs`'s (an event with an empty id crosses
-    /// as JSON); `timestamp` a whole number of milliseconds or negative for
-    /// none; `owner` its `subagentRunId`. Returns whether the stream is
-    /// still good.
+    /// empty for the last `feedArgs`'s id and owner (an event with an
+    /// empty id crosses as JSON); `timestamp` a whole number of
+    /// milliseconds or negative for none; `owner` its `subagentRunId`,
+    /// read with a non-empty id only. Returns whether the stream is still
+    /// good.
     #[wasm_bindgen(js_name = feedArgs)]
     pub fn feed_args(
         &mut self,
@@ -130,11 +134,12 @@ impl WasmTracker {
         if !tool_call_id.is_empty() {
             self.args_id.clear();
             self.args_id.push_str(tool_call_id);
+            self.args_owner = owner;
         }
         // A whole number below 2^53 (checked in JS), so the cast is exact.
         let timestamp = (timestamp >= 0.0).then_some(timestamp as u64);
         self.tracker
-            .push_args(&self.args_id, delta, timestamp, owner.as_deref())
+            .push_args(&self.args_id, delta, timestamp, self.args_owner.as_deref())
             .is_ok()
     }
 

@@ -215,3 +215,51 @@ test("t1_a_calls_id_crosses_with_its_first_delta_in_a_row_and_interleaved_deltas
   }
   assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
 });
+
+test("t1_a_subagent_calls_id_and_owner_cross_with_its_first_delta_in_a_row_and_again_when_either_changes", () => {
+  // The id and the `subagentRunId` cross together, when either changes:
+  // `""` (and no owner) stands for both of the last delta that sent them.
+  const sent = [];
+  const feedArgs = WasmTracker.prototype.feedArgs;
+  WasmTracker.prototype.feedArgs = function (id, delta, timestamp, owner) {
+    sent.push([id, owner]);
+    return feedArgs.call(this, id, delta, timestamp, owner);
+  };
+  const events = [
+    { type: "RUN_STARTED", threadId: "t", runId: "r" },
+    { type: "SUBAGENT_STARTED", subagentRunId: "s1", name: "one" },
+    { type: "SUBAGENT_STARTED", subagentRunId: "s2", name: "two" },
+    { type: "TOOL_CALL_START", subagentRunId: "s1", toolCallId: "c1", toolCallName: "search" },
+    { type: "TOOL_CALL_START", toolCallId: "c2", toolCallName: "search" },
+    ownedArgsOf('{"a":', "s1", "c1"),
+    ownedArgsOf("1", "s1", "c1"),
+    argsOf('{"b":', "c2"),
+    ownedArgsOf(",", "s1", "c1"),
+    ownedArgsOf('"c":', "s1", "c1"),
+    ownedArgsOf("2", "s2", "c1"), // another owner for c1: sent again, and refused as the JSON way refuses it
+    argsOf("3}", "c1"), // no owner after one: sent again
+    argsOf("}", "c2"),
+  ];
+  try {
+    const tracker = new ToolCallTracker();
+    for (const event of events) {
+      try {
+        tracker.push(event);
+      } catch {}
+    }
+    tracker.free();
+  } finally {
+    WasmTracker.prototype.feedArgs = feedArgs;
+  }
+  assert.deepEqual(sent, [
+    ["c1", "s1"],
+    ["", undefined],
+    ["c2", undefined],
+    ["c1", "s1"],
+    ["", undefined],
+    ["c1", "s2"],
+    ["c1", undefined],
+    ["c2", undefined],
+  ]);
+  assert.equal(outcome(events, "push"), outcome(events, "pushJson"));
+});
