@@ -354,6 +354,9 @@ export class SnapshotBuilder {
     subagents: EMPTY,
   });
 
+  /** Whether the snapshot patches its `calls` (a long thread's, after a delta: see `DeltaSnapshot`). */
+  #patched = false;
+
   /** Each subagent's place in `subagents`, by id. @type {Map<string, number>} */
   #subagentIndex = new Map();
 
@@ -378,6 +381,7 @@ export class SnapshotBuilder {
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
     const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
+    this.#patched = false;
     const { open, completed, pending } = this.#members;
     this.#snapshot = Object.freeze({
       version: changes.version,
@@ -439,13 +443,33 @@ export class SnapshotBuilder {
     // The core reports text alone only for a call open in the last
     // snapshot (its status did not change) and with a new version.
     const prev = this.#snapshot;
-    const call = ToolCallState.appended(DeltaSnapshot.callAt(prev, index), append, cut, suffix);
-    // An open call is in `openCalls` alone (never completed nor pending),
-    // which is `calls` itself while every call is open (see `derived`).
-    const patched = DeltaSnapshot.patches(prev);
-    const calls = patched ? undefined : replaced(prev.calls, index, call);
-    const openCalls = calls && prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
-    this.#snapshot = new DeltaSnapshot(prev, version, calls, openCalls, index, call);
+    const over = this.#patched ? /** @type {DeltaSnapshot} */ (/** @type {unknown} */ (prev)) : undefined;
+    const call = ToolCallState.appended(over ? DeltaSnapshot.callAt(over, index) : prev.calls[index], append, cut, suffix);
+    // A long thread's list is patched (see `DeltaSnapshot`) unless every
+    // call is open: `openCalls` is then `calls` itself (see `derived`).
+    // An open call is in `openCalls` alone (never completed nor pending).
+    if (over !== undefined || (prev.openCalls !== prev.calls && prev.calls.length >= PATCH_FROM)) {
+      this.#patched = true;
+      const openCalls = replaced(prev.openCalls, position(this.#members.open, index), call);
+      // `calls` is an accessor the class declares no type for.
+      return (this.#snapshot = /** @type {any} */ (new DeltaSnapshot(prev, version, openCalls, index, call, over)));
+    }
+    const calls = replaced(prev.calls, index, call);
+    const openCalls = prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
+    this.#snapshot = Object.freeze({
+      version,
+      run: prev.run,
+      calls,
+      openCalls,
+      completedCalls: prev.completedCalls,
+      pendingCalls: prev.pendingCalls,
+      violations: prev.violations,
+      fatal: prev.fatal,
+      unmatchedResults: prev.unmatchedResults,
+      interrupts: prev.interrupts,
+      standingApprovals: prev.standingApprovals,
+      subagents: prev.subagents,
+    });
     return this.#snapshot;
   }
 
@@ -472,15 +496,16 @@ const PATCH_FROM = 128;
 const MAX_PATCHED = 16;
 
 /**
- * The snapshot after text appended to one open call. In a long thread,
+ * The snapshot after text appended to one open call of a long thread:
  * its `calls` is `#base` (an earlier snapshot's list) with the calls at
- * `#at` replaced by `#items`, made on first read and kept: a delta then
+ * `#at` replaced by `#items`, made on first read and kept, so a delta
  * costs no pass over the thread while nobody reads `calls` (a card reads
- * its call through `openCalls`, a binding once a frame). `calls` is then
- * an own enumerable accessor in its place among the fields, so
+ * its call through `openCalls`, a binding once a frame). `calls` is an
+ * own enumerable accessor in its place among the fields, so
  * `{...snapshot}`, `JSON.stringify` and `structuredClone` carry it, in a
  * plain snapshot's order. Frozen like any snapshot: only the private
- * fields that make the list change, once.
+ * fields that make the list change, once. (A short thread's delta makes
+ * a plain snapshot, as a record does.)
  */
 class DeltaSnapshot {
   /** @type {readonly ToolCallState[] | undefined} */
@@ -493,44 +518,32 @@ class DeltaSnapshot {
   #calls;
 
   /**
-   * Whether the snapshot after `prev` patches its list: one patched
-   * already, or a long thread not every call of which is open (then
-   * `openCalls` is `calls` itself).
-   * @param {any} prev
-   */
-  static patches(prev) {
-    return DeltaSnapshot.#unmade(prev) || (prev.openCalls !== prev.calls && prev.calls.length >= PATCH_FROM);
-  }
-
-  /**
    * `snapshot.calls[index]`, without making a patched list.
-   * @param {any} snapshot
+   * @param {DeltaSnapshot} snapshot
    * @param {number} index
    */
   static callAt(snapshot, index) {
-    if (!DeltaSnapshot.#unmade(snapshot)) return snapshot.calls[index];
+    if (snapshot.#base === undefined) return /** @type {any} */ (snapshot).calls[index];
     const at = snapshot.#at.indexOf(index);
     return at < 0 ? snapshot.#base[index] : snapshot.#items[at];
   }
 
   /**
-   * `prev` with `call` at `index` of `calls` (the list given, or patched
-   * when none is) and the given `openCalls`; frozen.
+   * `prev` with `call` at `index` of `calls` (patched, over `over`'s
+   * patches when `prev` is a patched snapshot) and the given
+   * `openCalls`; frozen.
    * @param {any} prev
    * @param {number} version
-   * @param {readonly ToolCallState[] | undefined} calls
    * @param {readonly ToolCallState[]} openCalls
    * @param {number} index
    * @param {ToolCallState} call
+   * @param {DeltaSnapshot | undefined} over
    */
-  constructor(prev, version, calls, openCalls, index, call) {
+  constructor(prev, version, openCalls, index, call, over) {
     this.version = version;
     this.run = prev.run;
-    if (calls) this.calls = calls;
-    else {
-      Object.defineProperty(this, "calls", DeltaSnapshot.#accessor);
-      this.#patch(prev, index, call);
-    }
+    Object.defineProperty(this, "calls", DeltaSnapshot.#accessor);
+    this.#patch(prev, index, call, over);
     this.openCalls = openCalls;
     this.completedCalls = prev.completedCalls;
     this.pendingCalls = prev.pendingCalls;
@@ -551,20 +564,21 @@ class DeltaSnapshot {
   };
 
   /**
-   * Patches over `prev`'s base while `prev`'s list is not made and the
-   * patches stay few (one call streaming: its item replaced, the usual
-   * case); over `prev.calls` otherwise.
+   * Patches over `over`'s base (`prev` patched) while its list is not
+   * made and the patches stay few (one call streaming: its item
+   * replaced, the usual case); over `prev.calls` otherwise.
    * @param {any} prev
    * @param {number} index
    * @param {ToolCallState} call
+   * @param {DeltaSnapshot | undefined} over
    */
-  #patch(prev, index, call) {
-    if (DeltaSnapshot.#unmade(prev)) {
-      const at = prev.#at.indexOf(index);
-      if (at >= 0 || prev.#at.length < MAX_PATCHED) {
-        this.#base = prev.#base;
-        this.#at = at < 0 ? [...prev.#at, index] : prev.#at;
-        const items = [...prev.#items];
+  #patch(prev, index, call, over) {
+    if (over !== undefined && over.#base !== undefined) {
+      const at = over.#at.indexOf(index);
+      if (at >= 0 || over.#at.length < MAX_PATCHED) {
+        this.#base = over.#base;
+        this.#at = at < 0 ? [...over.#at, index] : over.#at;
+        const items = [...over.#items];
         items[at < 0 ? items.length : at] = call;
         this.#items = items;
         return;
@@ -573,14 +587,6 @@ class DeltaSnapshot {
     this.#base = prev.calls;
     this.#at = [index];
     this.#items = [call];
-  }
-
-  /**
-   * Whether `snapshot` patches a list it has not made yet.
-   * @param {any} snapshot
-   */
-  static #unmade(snapshot) {
-    return #base in snapshot && snapshot.#base !== undefined;
   }
 
   /** `calls` once patched: the base list with the patched calls, made once. */
