@@ -32,7 +32,7 @@ function ours(completed) {
       tracker.push(delta(i++));
       tracker.snapshot();
     },
-    3,
+    9,
     setup,
   );
   tracker.free();
@@ -64,14 +64,19 @@ const rows = [];
 // (`toArray`): with 1,000 calls its memory ran out (a 4 GB heap) on 4,000
 // deltas, so it runs up to 200.
 const REFERENCE_UP_TO = 200;
-for (const completed of [0, 200, 1000, 3000]) {
-  const o = ours(completed);
+const THREADS = [0, 200, 1000, 3000];
+// Ours first, every thread, then the reference: its garbage (gigabytes
+// at 200 calls) made the next row of ours swing when they alternated.
+const oursNs = THREADS.map((completed) => ours(completed));
+for (const [i, completed] of THREADS.entries()) {
   const r = completed <= REFERENCE_UP_TO ? await reference(completed) : NaN;
-  rows.push({ thread: completed ? `${completed} completed + 1 streaming` : "1 streaming call", ours: o, "@ag-ui/client": r });
+  rows.push({ thread: completed ? `${completed} completed + 1 streaming` : "1 streaming call", ours: oursNs[i], "@ag-ui/client": r });
 }
 const fmt = (ns) => (Number.isNaN(ns) ? "-" : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`);
 console.log(`cost per TOOL_CALL_ARGS event, push + snapshot (Node ${process.version}, ${DELTAS} deltas)\n`);
 console.table(rows.map((r) => ({ thread: r.thread, ours: fmt(r.ours), "@ag-ui/client": fmt(r["@ag-ui/client"]), "client / ours": Number.isNaN(r["@ag-ui/client"]) ? "-" : `${(r["@ag-ui/client"] / r.ours).toFixed(1)}x` })));
+// Between two long threads, the same code path: the growth with the thread alone.
+console.log(`3000 completed / 200 completed: ours ${(rows[3].ours / rows[1].ours).toFixed(2)}x`);
 for (const row of rows.slice(1)) {
   const client = row["@ag-ui/client"] / rows[0]["@ag-ui/client"];
   console.log(`${row.thread} / 1 call: ours ${(row.ours / rows[0].ours).toFixed(2)}x, @ag-ui/client ${Number.isNaN(client) ? "-" : `${client.toFixed(2)}x`}`);
