@@ -540,6 +540,8 @@ class DeltaSnapshot {
    * @param {DeltaSnapshot | undefined} over
    */
   constructor(prev, version, openCalls, index, call, over) {
+    // The fields of `appendText`'s plain snapshot, in its order (a test
+    // compares the keys): a field added there is added here.
     this.version = version;
     this.run = prev.run;
     Object.defineProperty(this, "calls", DeltaSnapshot.#accessor);
