@@ -181,8 +181,9 @@ test("n1_a_delta_in_a_long_thread_copies_no_list_of_every_call", () => {
 
 test("n1_a_long_threads_delta_snapshots_read_as_plain_ones_in_any_order", () => {
   // Two calls streaming in turn over a long thread, then more calls open
-  // than one list patches: every snapshot kept shows the calls as they
-  // were then, whenever it is read, copies included.
+  // than one list patches, and a call started midway (a record between
+  // patched snapshots): every snapshot kept shows the calls as they were
+  // then, whenever it is read, copies included.
   const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
   const t = longThread(260, ids);
   const texts = new Map(ids.map((id) => [id, ""]));
@@ -190,32 +191,39 @@ test("n1_a_long_threads_delta_snapshots_read_as_plain_ones_in_any_order", () => 
   let seed = 7;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let step = 0; step < 400; step++) {
-    // Mostly the first two calls, sometimes any of the twenty.
+    if (step === 200) {
+      t.push(start("late", "write"));
+      ids.push("late");
+      texts.set("late", "");
+    }
+    // Mostly the first two calls, sometimes any of the others.
     const id = ids[next() < 0.8 ? step % 2 : Math.floor(next() * ids.length)];
     const delta = texts.get(id) === "" ? "[" : `${step},`;
     texts.set(id, texts.get(id) + delta);
     const s = t.push(args(id, delta));
     kept.push({ s, texts: new Map(texts) });
-    if (next() < 0.05) assert.equal(s.calls.length, 280, "read now and then while streaming");
+    if (next() < 0.05) assert.equal(s.calls.length, 260 + texts.size, "read now and then while streaming");
   }
   const before = kept[0].s.calls[0];
   for (const { s, texts: then } of kept.reverse()) {
     assert.ok(Object.isFrozen(s) && Object.isFrozen(s.calls));
     assert.equal(s.calls, s.calls, "the same list each read");
     assert.equal(s.calls[0], before, "an earlier call keeps its object");
-    for (const [i, id] of ids.entries()) assert.equal(s.calls[260 + i].argsText, then.get(id));
+    assert.equal(s.calls.length, 260 + then.size);
+    for (const [i, id] of [...then.keys()].entries()) assert.equal(s.calls[260 + i].argsText, then.get(id));
     assert.deepEqual(s.openCalls, s.calls.slice(260));
     assert.deepEqual(Object.keys(s), Object.keys(t.snapshot()), "the fields in a plain snapshot's order");
   }
   const last = kept[0].s;
   assert.equal({ ...last }.calls, last.calls, "a spread carries calls");
   assert.equal(JSON.parse(JSON.stringify(last)).calls[261].argsText, texts.get("c1"));
-  assert.equal(structuredClone(last).calls.length, 280);
+  assert.equal(structuredClone(last).calls.length, 281);
   // A record after patched snapshots: a plain snapshot, every call in place.
   const ended = t.push(end("c0"));
   assert.equal(Object.getOwnPropertyDescriptor(ended, "calls")?.value, ended.calls);
   assert.equal(ended.calls[260].status, "complete");
   assert.equal(ended.calls[261].argsText, texts.get("c1"));
   assert.deepEqual(ended.openCalls.map((c) => c.id), ids.slice(1));
+  assert.equal(ended.calls[280].argsText, texts.get("late"));
   t.free();
 });
