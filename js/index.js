@@ -444,8 +444,7 @@ export class ToolCallTracker {
       else if (form === ARGS_FIELDS) {
         const same = input[0] === this.#argsId && input[3] === this.#argsOwner;
         core.feedArgs(same ? "" : (this.#argsId = input[0]), input[1], input[2], same ? undefined : (this.#argsOwner = input[3]));
-      }
-      else core.feedJson(input);
+      } else core.feedJson(input);
       change = core.takeChange(false);
     } catch (error) {
       throw this.#trapped(method, core, error);

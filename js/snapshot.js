@@ -488,7 +488,7 @@ export class SnapshotBuilder {
  * Past this many calls, the snapshot after text appended to an open call
  * makes its `calls` when first read rather than at once: a copy of every
  * call per delta made a delta's cost grow with the thread (with 3,000
- * earlier calls, 2.3x the cost of the same delta with none, in Node).
+ * earlier calls, 2.2x the cost of the same delta with none, in Node).
  * Below it, the copy costs less than the accessor that defers it.
  */
 const PATCH_FROM = 128;
