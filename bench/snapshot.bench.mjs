@@ -76,7 +76,8 @@ const fmt = (ns) => (Number.isNaN(ns) ? "-" : ns >= 1e3 ? `${(ns / 1e3).toFixed(
 console.log(`cost per TOOL_CALL_ARGS event, push + snapshot (Node ${process.version}, ${DELTAS} deltas)\n`);
 console.table(rows.map((r) => ({ thread: r.thread, ours: fmt(r.ours), "@ag-ui/client": fmt(r["@ag-ui/client"]), "client / ours": Number.isNaN(r["@ag-ui/client"]) ? "-" : `${(r["@ag-ui/client"] / r.ours).toFixed(1)}x` })));
 // Between two long threads, the same code path: the growth with the thread alone.
-console.log(`3000 completed / 200 completed: ours ${(rows[3].ours / rows[1].ours).toFixed(2)}x`);
+const rowOf = (completed) => rows[THREADS.indexOf(completed)];
+console.log(`3000 completed / 200 completed: ours ${(rowOf(3000).ours / rowOf(200).ours).toFixed(2)}x`);
 for (const row of rows.slice(1)) {
   const client = row["@ag-ui/client"] / rows[0]["@ag-ui/client"];
   console.log(`${row.thread} / 1 call: ours ${(row.ours / rows[0].ours).toFixed(2)}x, @ag-ui/client ${Number.isNaN(client) ? "-" : `${client.toFixed(2)}x`}`);
