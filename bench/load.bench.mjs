@@ -45,7 +45,10 @@ async function variant(name, wasm) {
   rmSync(path.join(dir, "agui_tool_calls_bg.wasm"), { force: true });
   const loader = name === "gzip" ? path.join(root, "bench", "load", "wasm-gzip.js") : path.join(root, "js", `wasm-${name}.js`);
   cpSync(loader, path.join(dir, "wasm-load.js"));
-  if (name === "file") writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
+  if (name === "file") {
+    writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
+    writeFileSync(path.join(dir, "wasm-bytes.js"), 'import { provide } from "./wasm-load.js";\nprovide("main", new URL("./agui_tool_calls_bg.wasm", import.meta.url));\n');
+  }
   else if (name === "gzip") writeFileSync(path.join(dir, "wasm-bytes.js"), await gzipEmbedded(wasm));
   else writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(wasm));
   writeFileSync(path.join(dir, "bench.html"), PAGE);

@@ -2,7 +2,9 @@
 // `agui-tool-calls/ag-ui`: a ToolCallTracker subscribed to an @ag-ui/client
 // agent (HttpAgent, or any AbstractAgent). Nothing here imports
 // @ag-ui/client: the agent's own subscriber interface is all it uses.
-import { ToolCallStreamError } from "./index.js";
+// From the tracker itself, not an entry: an application of either entry
+// downloads no other wasm module for it.
+import { ToolCallStreamError } from "./tracker.js";
 
 /** The reason a run that ended without `RUN_FINISHED` or `RUN_ERROR` is aborted with. */
 export const UNTERMINATED = "the run ended without RUN_FINISHED or RUN_ERROR";

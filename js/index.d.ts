@@ -811,7 +811,10 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
    * standing approvals of its own. A `ToolCallRefusedError` (kind
    * `invalidSaved` naming the field, as in `field "saved.calls[0].id" names
    * no call in the thread's history`; `limit`; `runActive`) leaves the
-   * tracker unchanged and usable.
+   * tracker unchanged and usable. Only the tracker of
+   * `agui-tool-calls/full` loads: the main entry's wasm module leaves the
+   * reader out, and its `load` refuses (kind `invalidSaved`, naming
+   * `agui-tool-calls/full`).
    *
    * ```ts
    * tracker.restore({ messages });
@@ -822,7 +825,8 @@ export declare class ToolCallTracker<const Tools extends readonly ToolOption[] =
   /**
    * A tracker for a reloaded page: made with `options`, the thread's
    * history `options.messages` restored (`restore`, rule F8), then `saved`
-   * loaded (`load`). Throws what they throw (the tracker is then freed).
+   * loaded (`load`, so from `agui-tool-calls/full`). Throws what they
+   * throw (the tracker is then freed).
    *
    * ```ts
    * const tracker = ToolCallTracker.restore(saved, { tools, messages: agent.messages });

@@ -8,8 +8,31 @@
 // LZMA, not gzip: 9 KB less for every page to download (docs/size.md,
 // "The module embedded as LZMA"); no host decodes it, so a 2 KB wasm
 // module of the package's own (unpack/) does, synchronously.
+//
+// The bytes come from the entry the page imports: wasm-bytes.js (the main
+// entry's module) or wasm-bytes-full.js (`agui-tool-calls/full`'s), each
+// handing them over by `provide` as it is evaluated. This module imports
+// neither, so that a page downloads only the one its entry names.
 import { initSync } from "./agui_tool_calls.js";
-import { unpackBase64, wasmLzmaBase64, wasmSize } from "./wasm-bytes.js";
+
+/** @type {Record<string, [size: number, unpack: string, packed: string]>} */
+const sources = {};
+
+/**
+ * Called by a bytes module as it is evaluated: `"main"` or `"full"`, the
+ * module's size, its decoder and the module (base64). The full module is
+ * the one loaded when both are here. Each argument is read once, so a
+ * minifier that inlines this function copies no string: one that finds a
+ * string named in two places may copy it into each (Vite 8's did, and an
+ * app downloaded the module twice).
+ * @param {string} name
+ * @param {number} size
+ * @param {string} unpack
+ * @param {string} packed
+ */
+export function provide(name, size, unpack, packed) {
+  sources[name] = [size, unpack, packed];
+}
 
 let compiled;
 let loading;
@@ -61,14 +84,16 @@ export function warmOnce(warm) {
 export const warmed = () => warming ?? Promise.resolve(false);
 
 /**
- * The module's bytes, unpacked from wasm-bytes.js (exported for the
- * build's check and the benchmarks, not by the package): the one place
- * that names the embedded string. A minifier that finds it named in two places,
- * or passed as an argument, may copy the string into each (Vite 8's did:
- * an app downloaded the module twice). The bytes are a view of the
- * decoder's memory: compiling copies them, and the decoder is then garbage.
+ * The bytes of module `name` (the full one when a page has both),
+ * unpacked (exported for the build's check and the benchmarks, not by the
+ * package). The bytes are a view of the decoder's memory: compiling
+ * copies them, and the decoder is then garbage.
+ * @param {string} [name]
  */
-export function unpacked() {
+export function unpacked(name = sources.full ? "full" : "main") {
+  const source = sources[name];
+  if (!source) throw new Error("agui-tool-calls: import the tracker from the package's main entry or agui-tool-calls/full");
+  const [wasmSize, unpackBase64, wasmLzmaBase64] = source;
   const packed = decodeBase64(wasmLzmaBase64);
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(unpackBase64)));
   const { memory, unpack } = /** @type {{ memory: WebAssembly.Memory, unpack: (at: number, packed: number, size: number) => number }} */ (exports);

@@ -1,5 +1,5 @@
 // @ts-check
-// Loads the wasm module from the file next to this one, which bundlers
+// Loads the wasm module from a file next to this one, which bundlers
 // (Vite, webpack 5, Rollup, esbuild with `new URL` support) emit as a
 // separate, cacheable asset: fetched and compiled as it streams in
 // browsers, read from disk in Node. The build makes this file, or
@@ -7,7 +7,25 @@
 // measures both). Nothing runs at import.
 import { initSync } from "./agui_tool_calls.js";
 
-const url = () => new URL("./agui_tool_calls_bg.wasm", import.meta.url);
+/** @type {Record<string, URL>} */
+const sources = {};
+
+/**
+ * Called by a bytes module as it is evaluated (see wasm-embedded.js):
+ * `"main"` or `"full"`, and the URL of its `.wasm` file, which it spells
+ * `new URL("./<file>", import.meta.url)` for bundlers to find.
+ * @param {string} name
+ * @param {URL} url
+ */
+export function provide(name, url) {
+  sources[name] = url;
+}
+
+const url = () => {
+  const found = sources.full ?? sources.main;
+  if (!found) throw new Error("agui-tool-calls: import the tracker from the package's main entry or agui-tool-calls/full");
+  return found;
+};
 let compiled;
 let loading;
 let ready = false;

@@ -1,7 +1,7 @@
 // Generated from the Rust types of src/wire/ and the core types they hold;
 // do not edit: `UPDATE_GENERATED=1 cargo test --lib wire::` rewrites it.
 // Internal (not shipped): what the wasm core sends the JS layer, and the
-// options it reads. The JS readers of the records (js/snapshot.js, js/index.js,
+// options it reads. The JS readers of the records (js/snapshot.js, js/tracker.js,
 // js/check/diagnostics.js) are type-checked against it, and js/index.d.ts is
 // checked against it (tests/js/wire-types.test.mjs).
 

@@ -36,7 +36,7 @@ export async function buildPage() {
     resolve: {
       alias: [
         { find: /^agui-tool-calls\/react$/, replacement: path.join(pkg, "react.js") },
-        { find: /^agui-tool-calls$/, replacement: path.join(pkg, "index.js") },
+        { find: /^agui-tool-calls\/full$/, replacement: path.join(pkg, "full.js") },
       ],
     },
     // The package embeds its wasm module in JS, so the page is one ~640 KB chunk (~200 KB gzip).

@@ -19,7 +19,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { bundledIntoIndex, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { bundledIntoTracker, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -102,14 +102,14 @@ async function profiledInChromium(pkgDir, key) {
 }
 
 /**
- * pkg/ with the build's wasm-opt pass minus the stripping of names, and the
- * main entry's modules as js/ holds them, unbundled and unminified, so that
+ * pkg/ with the build's wasm-opt pass minus the stripping of names (the
+ * main entry's module), and the tracker's modules as js/ holds them, unbundled and unminified, so that
  * each layer's time is found by its file.
  */
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
-  for (const name of ["index.js", ...bundledIntoIndex]) {
+  for (const name of ["tracker.js", ...bundledIntoTracker]) {
     cpSync(path.join(root, "js", name), path.join(dir, name));
   }
   const wasm = path.join(dir, "named.wasm");

@@ -1,7 +1,8 @@
 // Mounts the demo: the agent's endpoint comes from the server that serves the page.
 import { createElement } from "react";
 import { createRoot } from "react-dom/client";
-import { init } from "agui-tool-calls";
+// The full entry: the chat restores its thread after a reload (session.js).
+import { init } from "agui-tool-calls/full";
 import { App } from "./app.js";
 import { ChatSession } from "./session.js";
 import { tools } from "./tools.js";

@@ -3,7 +3,8 @@
 // reducer (the assistant's messages, through `onEvent`) and tracks the tool
 // calls; the user's decisions become answers, and `nextRun` builds each run's
 // input from the conversation.
-import { ToolCallStreamError, ToolCallTracker } from "agui-tool-calls";
+// The full entry, whose module loads a saved thread (`ToolCallTracker.restore`).
+import { ToolCallStreamError, ToolCallTracker } from "agui-tool-calls/full";
 import { keep, kept } from "./persist.js";
 
 const newId = (prefix) => `${prefix}_${crypto.getRandomValues(new Uint32Array(2)).join("")}`;

@@ -58,7 +58,7 @@ const UNCHANGED: usize = 0;
 /// What `takeChange` found: a change `takeRecord` gives the record of.
 const RECORDED: usize = 1;
 
-/// The operations of [`WasmTracker::operate`], as `js/index.js` numbers them.
+/// The operations of [`WasmTracker::operate`], as `js/tracker.js` numbers them.
 const OP_APPROVE: u8 = 0;
 const OP_DECLINE: u8 = 1;
 const OP_ANSWER: u8 = 2;
@@ -176,7 +176,7 @@ impl WasmTracker {
     /// the run input as JSON; for `abortRun`, nothing; for `positions`, the
     /// ids), and `a`, `b` and `message_id` its other arguments, as the
     /// method of the same name below takes them. A new operation: a method
-    /// below, a number here, and its call in `js/index.js`.
+    /// below, a number here, and its call in `js/tracker.js`.
     pub fn operate(
         &mut self,
         op: u8,

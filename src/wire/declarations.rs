@@ -117,7 +117,7 @@ fn generate() -> String {
         "// Generated from the Rust types of src/wire/ and the core types they hold;\n\
          // do not edit: `UPDATE_GENERATED=1 cargo test --lib wire::` rewrites it.\n\
          // Internal (not shipped): what the wasm core sends the JS layer, and the\n\
-         // options it reads. The JS readers of the records (js/snapshot.js, js/index.js,\n\
+         // options it reads. The JS readers of the records (js/snapshot.js, js/tracker.js,\n\
          // js/check/diagnostics.js) are type-checked against it, and js/index.d.ts is\n\
          // checked against it (tests/js/wire-types.test.mjs).\n",
     );

@@ -6,6 +6,8 @@
 // app on @ag-ui/client does; `bundle-init` asks for the worker warm-up,
 // whose file each bundler must emit. `/svelte` ships a component only the
 // Svelte compiler's plugin builds: tests/js/svelte.test.mjs (Vite 8).
+// `bundle-full` restores a saved thread through `/full`: each app's
+// bundle holds its entry's wasm module, once, and not the other.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
@@ -58,24 +60,29 @@ const bundlers = [
 ];
 
 /**
- * The first 64 characters of the embedded module's base64: its LZMA header
- * and the start of its data, found once in an app that holds it once (a
- * shorter mark, such as the header alone, can turn up inside the data by
- * chance).
+ * The first 64 characters of an embedded module's base64 (the last
+ * string its bytes' module hands the loader): its LZMA header and the
+ * start of its data, found once in an app that holds it once (a shorter
+ * mark, such as the header alone, can turn up inside the data by chance).
  */
-const embeddedMark = readFileSync(path.join(root, "pkg", "wasm-bytes.js"), "utf8").match(/wasmLzmaBase64 ?= ?"([A-Za-z0-9+/]{64})/)[1];
+const markOf = (bytes) => readFileSync(path.join(root, "pkg", bytes), "utf8").match(/"([A-Za-z0-9+/]{64})[A-Za-z0-9+/=]*"\)/)[1];
+const marks = { main: markOf("wasm-bytes.js"), full: markOf("wasm-bytes-full.js") };
 
-/** How many copies of the embedded wasm module a build's scripts hold. */
+/** How many copies of each embedded wasm module (the main entry's, the full one) a build's scripts hold. */
 function embeddedCopies(dist) {
-  let copies = 0;
+  const copies = { main: 0, full: 0 };
   for (const dir of [dist, path.join(dist, "assets")]) {
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".js"))) {
-      copies += readFileSync(path.join(dir, file), "utf8").split(embeddedMark).length - 1;
+      const text = readFileSync(path.join(dir, file), "utf8");
+      for (const name of Object.keys(copies)) copies[name] += text.split(marks[name]).length - 1;
     }
   }
   return copies;
 }
+
+// The full entry's app: the saved thread loaded, the standing approval back.
+const full = { standingApprovals: [{ tool: "deploy", toolCallId: "c1" }], bindings: ["function", "function"] };
 
 for (const [vite, version] of bundlers) {
   test(`vite ${version}: every entry, no configuration, no warning`, async () => {
@@ -84,7 +91,15 @@ for (const [vite, version] of bundlers) {
     assert.deepEqual(await pageResult(dist), entries);
     assert.deepEqual(sizeHints(warnings), []);
     // A minifier that finds the embedded string in two places may copy it into both.
-    assert.equal(embeddedCopies(dist), 1, "the wasm module is in the bundle once");
+    assert.deepEqual(embeddedCopies(dist), { main: 1, full: 0 }, "the main entry's wasm module is in the bundle once");
+  });
+
+  test(`vite ${version}: the full entry, its wasm module alone`, async () => {
+    const warnings = [];
+    const dist = await viteBuild("bundle-full", vite, warnings);
+    assert.deepEqual(await pageResult(dist), full);
+    assert.deepEqual(sizeHints(warnings), []);
+    assert.deepEqual(embeddedCopies(dist), { main: 0, full: 1 });
   });
 
   test(`vite ${version}: the worker warm-up is emitted`, async () => {
@@ -97,7 +112,15 @@ test("webpack 5.113: every entry, no configuration, no warning", async () => {
   const dist = await webpackBuild("bundle-entries", warnings);
   assert.deepEqual(await pageResult(dist), entries);
   assert.deepEqual(sizeHints(warnings), []);
-  assert.equal(embeddedCopies(dist), 1, "the wasm module is in the bundle once");
+  assert.deepEqual(embeddedCopies(dist), { main: 1, full: 0 }, "the main entry's wasm module is in the bundle once");
+});
+
+test("webpack 5.113: the full entry, its wasm module alone", async () => {
+  const warnings = [];
+  const dist = await webpackBuild("bundle-full", warnings);
+  assert.deepEqual(await pageResult(dist), full);
+  assert.deepEqual(sizeHints(warnings), []);
+  assert.deepEqual(embeddedCopies(dist), { main: 0, full: 1 });
 });
 
 test("webpack 5.113: the worker warm-up is emitted", async () => {

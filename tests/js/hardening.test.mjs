@@ -3,7 +3,7 @@
 // (repeats counted, distinct ones capped).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError } from "../../pkg/index.js";
+import { ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError } from "../../pkg/full.js";
 import { runStarted, call, args, end, sse } from "./support/events.mjs";
 import { pendingTracker } from "./support/trackers.mjs";
 import { readFileSync } from "node:fs";

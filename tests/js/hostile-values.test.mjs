@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { init, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/index.js";
+import { init, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/full.js";
 import { WasmTracker } from "../../pkg/agui_tool_calls.js";
 
 await init(); // the glue (`WasmTracker`, below) is used directly

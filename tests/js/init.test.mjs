@@ -11,7 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { pkgDir, root } from "./support/paths.mjs";
 
-const entries = { ".": "index.js", "./init": "init.js", "./react": "react.js", "./ag-ui": "ag-ui.js" };
+const entries = { ".": "index.js", "./init": "init.js", "./full": "full.js", "./react": "react.js", "./ag-ui": "ag-ui.js" };
 const href = (file) => JSON.stringify(pathToFileURL(path.join(pkgDir, file)).href);
 
 /** Runs `body` (ESM) in a fresh Node process after `prelude`, the main entry imported as `pkg`; its stdout. */
@@ -137,8 +137,11 @@ test("the package declares every entry, each with its own declarations", () => {
     assert.equal(manifest.exports[entry].default, `./${file}`, entry);
     assert.equal(manifest.exports[entry].types, `./${file.replace(/\.js$/, ".d.ts")}`, entry);
   }
-  // Only the element entry works at import: it defines its custom elements.
-  assert.deepEqual(manifest.sideEffects, ["./element.js"]);
+  // What works at import: the tracker's entries and their bytes' modules
+  // hand the wasm module to the loader (each entry imports its bytes for
+  // that effect alone: a bundler that thought them pure would drop the
+  // import), and the element entry defines its custom elements.
+  assert.deepEqual(manifest.sideEffects, ["./index.js", "./init.js", "./full.js", "./wasm-bytes.js", "./wasm-bytes-full.js", "./element.js"]);
 });
 
 test("in Node, loading the module does not load Node's fetch implementation", () => {
@@ -158,23 +161,29 @@ test("without Node's builtins, the module loads through init() alone", () => {
 });
 
 test("the modules a stream runs carry V8's compile hint on line 1", () => {
-  for (const name of ["index.js", "agui_tool_calls.js"]) {
+  for (const name of ["tracker.js", "agui_tool_calls.js"]) {
     assert.equal(readFileSync(path.join(pkgDir, name), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad", name);
   }
 });
 
-test("the main entry bundles its own modules, and no page module imports one of them", () => {
+test("the tracker bundles its own modules, no page module imports one of them, and each entry's graph holds its own wasm module alone", () => {
   const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
   for (const name of bundled) assert.ok(!existsSync(path.join(pkgDir, name)), `${name} ships apart`);
-  const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/from\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
-  assert.deepEqual(imports("index.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
-  assert.deepEqual(imports("wasm-load.js").sort(), ["agui_tool_calls.js", "wasm-bytes.js"]);
+  const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/(?:from|import)\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
+  assert.deepEqual(imports("tracker.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
+  assert.deepEqual(imports("wasm-load.js").sort(), ["agui_tool_calls.js"]);
+  assert.deepEqual(imports("index.js").sort(), ["tracker.js", "wasm-bytes.js"]);
+  assert.deepEqual(imports("full.js").sort(), ["tracker.js", "wasm-bytes-full.js"]);
+  for (const bytes of ["wasm-bytes.js", "wasm-bytes-full.js"]) assert.deepEqual(imports(bytes), ["wasm-load.js"], bytes);
+  assert.deepEqual(imports("init.js"), ["index.js"]);
+  // The adapter reaches the tracker's error class without naming an entry.
+  assert.ok(imports("ag-ui.js").includes("tracker.js") && !imports("ag-ui.js").some((f) => f === "index.js" || f === "full.js"));
 });
 
 test("the minified page modules map back to js/: each source map carries its sources", () => {
   const repo = path.join(pkgDir, "..");
   const built = {
-    "index.js": [
+    "tracker.js": [
       "js/partial-value.js",
       "js/snapshot.js",
       "js/next-run.js",
@@ -184,7 +193,7 @@ test("the minified page modules map back to js/: each source map carries its sou
       "js/arguments.js",
       "js/warm-up.js",
       "js/wasm-text.js",
-      "js/index.js",
+      "js/tracker.js",
     ],
     "wasm-load.js": ["js/wasm-embedded.js"],
   };
@@ -197,14 +206,14 @@ test("the minified page modules map back to js/: each source map carries its sou
   }
 });
 
-test("with source maps enabled, a stack trace names the line of js/index.js that threw", () => {
-  const line = readFileSync(path.join(pkgDir, "..", "js", "index.js"), "utf8").split("\n").findIndex((l) => l.includes("options.onEvent must be a function")) + 1;
+test("with source maps enabled, a stack trace names the line of js/tracker.js that threw", () => {
+  const line = readFileSync(path.join(pkgDir, "..", "js", "tracker.js"), "utf8").split("\n").findIndex((l) => l.includes("options.onEvent must be a function")) + 1;
   assert.ok(line > 0);
   const entry = pathToFileURL(path.join(pkgDir, "index.js")).href;
   const source = `const pkg = await import(${JSON.stringify(entry)});\nawait pkg.init();\ntry { new pkg.ToolCallTracker({ onEvent: 1 }); } catch (e) { console.log(e.stack.split("\\n")[1]); }`;
   const child = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", source], { encoding: "utf8" });
   assert.equal(child.status, 0, child.stderr);
-  assert.match(child.stdout, new RegExp(`js/index\\.js:${line}:\\d+`));
+  assert.match(child.stdout, new RegExp(`js/tracker\\.js:${line}:\\d+`));
 });
 
 test("the package README's quick start, as written, connects in Node 20 ESM", async () => {

@@ -1,7 +1,7 @@
 // The package in a Next.js App Router app (tests/js/fixtures/next-app: a
 // "use client" chat on HttpAgent using the main entry, `/init`, `/react`,
-// `/ag-ui` and `/element`, and a route handler using the main entry on
-// the server; `/vue`, `/angular` and `/svelte`, whose frameworks are not
+// `/ag-ui` and `/element`, a page that restores a saved thread through
+// `/full`, and a route handler using the main entry on the server; `/vue`, `/angular` and `/svelte`, whose frameworks are not
 // the app's, are loaded by tests/js/bundlers.test.mjs and the binding
 // suites), with Next.js 15 and 16, each with
 // the dependencies its own lockfile pins (tests/js/fixtures/next15,
@@ -114,12 +114,18 @@ const warningsIn = (output) =>
     .filter((line) => /⚠|warn/i.test(line))
     .filter((line) => !/No build cache found|Slow filesystem detected/.test(line));
 
-/** Opens the chat, runs it, and returns `window.result`, the calls rendered and the console's errors and warnings. */
-async function chat(url) {
+/** A new page whose errors, and the console's errors and warnings, go into `problems`. */
+async function watchedPage() {
   const page = await browser.newPage();
   const problems = [];
   page.on("pageerror", (e) => problems.push(e.message));
   page.on("console", (m) => ["error", "warning"].includes(m.type()) && !m.location()?.url?.endsWith("/favicon.ico") && problems.push(`console ${m.type()}: ${m.text()}`));
+  return { page, problems };
+}
+
+/** Opens the chat, runs it, and returns `window.result`, the calls rendered and the console's errors and warnings. */
+async function chat(url) {
+  const { page, problems } = await watchedPage();
   try {
     await page.goto(url, { timeout: 180_000 });
     await page.waitForSelector("button[data-hydrated]", { timeout: 180_000 });
@@ -133,6 +139,20 @@ async function chat(url) {
     await page.close();
   }
 }
+
+/** Opens the page that restores a saved thread (`agui-tool-calls/full`); its `window.result` and the console's errors and warnings. */
+async function restored(url) {
+  const { page, problems } = await watchedPage();
+  try {
+    await page.goto(`${url}/restore`, { timeout: 180_000 });
+    await page.waitForFunction(() => window.result !== undefined, null, { timeout: 180_000 });
+    return { result: await page.evaluate(() => window.result), problems };
+  } finally {
+    await page.close();
+  }
+}
+
+const expectedRestored = { result: { standingApprovals: [{ tool: "deploy", toolCallId: "c1" }] }, problems: [] };
 
 const expected = {
   result: { sameModule: true, run: "finished", calls: [["search", "complete", { q: "next.js" }]], element: ["search"] },
@@ -164,6 +184,7 @@ for (const [version, builder, devBundlers] of [
     try {
       assert.deepEqual(await chat(server.url), expected);
       assert.equal(await serverChecked(server.url), "finished");
+      assert.deepEqual(await restored(server.url), expectedRestored);
       assert.deepEqual(warningsIn(server.output()), []);
     } finally {
       await server.close();
@@ -177,6 +198,7 @@ for (const [version, builder, devBundlers] of [
       try {
         assert.deepEqual(await chat(server.url), expected);
         assert.equal(await serverChecked(server.url), "finished");
+        assert.deepEqual(await restored(server.url), expectedRestored);
         assert.deepEqual(warningsIn(server.output()), []);
       } finally {
         await server.close();

@@ -37,7 +37,7 @@ test("@arethetypeswrong/cli finds no problem in any entry of the packed tarball"
   assert.deepEqual(problems, []);
   // Every entry package.json exports was found and checked, each resolving to its declarations.
   const entries = Object.keys(report.analysis.entrypoints);
-  assert.deepEqual(entries.sort(), [".", "./ag-ui", "./angular", "./element", "./init", "./package.json", "./react", "./svelte", "./vue"]);
+  assert.deepEqual(entries.sort(), [".", "./ag-ui", "./angular", "./element", "./full", "./init", "./package.json", "./react", "./svelte", "./vue"]);
   for (const entry of entries.filter((e) => e !== "./package.json")) {
     for (const [mode, resolution] of Object.entries(report.analysis.entrypoints[entry].resolutions)) {
       assert.match(resolution.resolution?.fileName ?? "", /\.d\.ts$/, `${entry} (${mode})`);

@@ -5,7 +5,10 @@
 // refused naming the field, never traps, and leaves the tracker usable.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/index.js";
+import { spawnSync } from "node:child_process";
+// The full entry: the main entry's module leaves `load` out (the last
+// tests, each in a process of its own, since a page loads one module).
+import { ToolCallRefusedError, ToolCallTracker } from "../../pkg/full.js";
 import { runStarted, runFinished, start, args, end, result } from "./support/events.mjs";
 
 const DEPLOY = {
@@ -139,4 +142,80 @@ test("f8_save_is_refused_nowhere_and_a_running_tracker_refuses_load", () => {
   const saved = tracker.save();
   assert.deepEqual(saved, { version: 1, interrupts: [], calls: [], standingApprovals: [], violations: [] });
   assert.throws(() => tracker.load(saved), (e) => e instanceof ToolCallRefusedError && e.kind === "runActive");
+});
+
+/**
+ * Runs `body` in a fresh Node process that has imported the package's
+ * `entries` in turn (`index.js`, `full.js`), each in scope as `entry0`,
+ * `entry1`...; `delayed` entries are imported after `init()` resolved.
+ * What `body` prints, parsed.
+ */
+function page(entries, body, delayed = []) {
+  const url = (name) => JSON.stringify(new URL(`../../pkg/${name}`, import.meta.url).href);
+  const source = [
+    ...entries.map((name, i) => `const entry${i} = await import(${url(name)});`),
+    "await entry0.init();",
+    ...delayed.map((name) => `await import(${url(name)});`),
+    `const options = ${JSON.stringify(options)}, messages = ${JSON.stringify(history)};`,
+    body,
+  ].join("\n");
+  const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(child.status, 0, child.stderr);
+  return JSON.parse(child.stdout);
+}
+
+/** In `page`: a reloaded page's tracker loads what a first one saved, and prints the outcome. */
+const reload = `
+  const { ToolCallTracker } = entry0;
+  const first = new ToolCallTracker(options);
+  first.restore({ messages });
+  first.approve("d1", { remember: "tool" });
+  const saved = first.save();
+  const reloaded = new ToolCallTracker(options);
+  reloaded.restore({ messages });
+  const before = JSON.stringify(reloaded.snapshot());
+  let refused = null;
+  try {
+    reloaded.load(saved);
+  } catch (e) {
+    refused = { name: e.name, kind: e.kind, message: e.message, path: "path" in e };
+  }
+  let restoreRefused = null;
+  try {
+    ToolCallTracker.restore(saved, { ...options, messages }).free();
+  } catch (e) {
+    restoreRefused = e.kind;
+  }
+  const consent = reloaded.snapshot().calls.find((c) => c.id === "d1").consent;
+  console.log(JSON.stringify({ saved, refused, restoreRefused, unchanged: JSON.stringify(reloaded.snapshot()) === before, consent }));
+`;
+
+test("f8_the_main_entrys_module_refuses_a_saved_thread_naming_the_full_entry_and_changes_nothing", () => {
+  const out = page(["index.js"], reload);
+  assert.deepEqual(out.refused, {
+    name: "ToolCallRefusedError",
+    kind: "invalidSaved",
+    message: "the saved thread cannot be restored: this module leaves them out (import the tracker from agui-tool-calls/full)",
+    path: false,
+  });
+  assert.equal(out.restoreRefused, "invalidSaved");
+  assert.equal(out.unchanged, true);
+  // The main entry saves: what it saved loads through the full entry.
+  assert.deepEqual(out.saved.standingApprovals, [{ tool: "deploy", toolCallId: "d1" }]);
+  const reloaded = ToolCallTracker.restore(out.saved, { ...options, messages: history });
+  assert.deepEqual(reloaded.snapshot().standingApprovals, [{ tool: "deploy", toolCallId: "d1" }]);
+  reloaded.free();
+});
+
+test("f8_a_page_with_both_entries_runs_the_full_module_whichever_it_imports_first", () => {
+  for (const entries of [["index.js", "full.js"], ["full.js", "index.js"]]) {
+    const out = page(entries, reload);
+    assert.equal(out.refused, null, entries.join(" then "));
+    assert.equal(out.restoreRefused, null, entries.join(" then "));
+    assert.equal(out.consent, "approved", entries.join(" then "));
+  }
+  // The module is chosen once: the full entry imported after the main
+  // entry's module loaded changes nothing.
+  const late = page(["index.js"], reload, ["full.js"]);
+  assert.equal(late.refused?.kind, "invalidSaved");
 });

@@ -1,8 +1,8 @@
 // The contract between the wasm core and the JS layer, type-checked: the
 // records' declarations (js/wire.d.ts) are generated from the Rust types
 // (src/wire/; a Rust test fails when the file is stale), the JS readers
-// (js/snapshot.js, js/index.js, js/check/diagnostics.js) read the records
-// through them (`// @ts-check`; js/index.js imports the wasm-bindgen glue,
+// (js/snapshot.js, js/tracker.js, js/check/diagnostics.js) read the records
+// through them (`// @ts-check`; js/tracker.js imports the wasm-bindgen glue,
 // found in pkg/, so this runs after the build), and tests/js/wire/
 // contract.ts holds the public declarations of js/index.d.ts to them. So a
 // field renamed in Rust, or the fast-path tuple reordered, fails here.

@@ -46,6 +46,14 @@ impl Tracker {
     /// assert_eq!(reloaded.call("c1").unwrap().consent, Consent::Approved);
     /// ```
     pub fn load(&mut self, text: &str) -> Result<(), ApplicationError> {
+        // The page's module is built without the feature (the JS package's
+        // main entry): the reader and checks below are then left out of it
+        // (`docs/size.md`, "Saved threads in a module of their own").
+        if cfg!(not(feature = "saved-threads")) {
+            return Err(ApplicationError::Saved(FieldError::whole(
+                "this module leaves them out (import the tracker from agui-tool-calls/full)".into(),
+            )));
+        }
         if self.run.status == RunStatus::Running || !self.open.is_empty() {
             return Err(ApplicationError::RunActive);
         }
