@@ -14,6 +14,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const apps = {
   "agui-tool-calls (init, a tracker)": 'import { init, ToolCallTracker } from "agui-tool-calls";\ninit().then(() => (window.tracker = new ToolCallTracker()));\n',
+  "agui-tool-calls/full (init, a tracker)": 'import { init, ToolCallTracker } from "agui-tool-calls/full";\ninit().then(() => (window.tracker = new ToolCallTracker()));\n',
   "react + react-dom (a root rendering one element)":
     'import { createElement } from "react";\nimport { createRoot } from "react-dom/client";\ncreateRoot(document.body).render(createElement("p", null, "hi"));\n',
   "@ag-ui/client (an HttpAgent)": 'import { HttpAgent } from "@ag-ui/client";\nwindow.agent = new HttpAgent({ url: "/api/agent" });\n',
