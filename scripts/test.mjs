@@ -1,7 +1,8 @@
 // `npm test`: every check, stopping at the first failure. After setup, two
 // lanes run side by side, each in order:
 //   Rust:    rustfmt -> native tests, linted as they build (`linted`)
-//            -> the embedded module's decoder (unpack/: fmt, clippy for
+//            -> clippy for wasm32 without saved threads (the main
+//            entry's module) -> the embedded module's decoder (unpack/: fmt, clippy for
 //            wasm32, tests linted as they build)
 //            -> wasm-bindgen-test in Node and in headless Chromium, linted
 //            as they build -> JS suites, once pkg/ is built
@@ -192,6 +193,8 @@ main(async () => {
       await lane("rust", 1, [
         ["cargo fmt", "cargo", ["fmt", "--all", "--check"]],
         ["cargo test, linted", "cargo", ["test"], lint],
+        // The main entry's module is built without saved threads: linted too.
+        ["clippy wasm32, no saved threads", "cargo", ["clippy", ...wasmTarget, "--lib", "--no-default-features", "--", "-D", "warnings"]],
         // The decoder of the embedded module: a crate of its own.
         ["unpack: cargo fmt", "cargo", ["fmt", ...unpack, "--check"]],
         ["unpack: clippy wasm32", "cargo", ["clippy", ...unpack, ...wasmTarget, "--lib", "--", "-D", "warnings"]],
