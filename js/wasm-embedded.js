@@ -17,6 +17,8 @@ import { initSync } from "./agui_tool_calls.js";
 
 /** @type {Record<string, [size: number, unpack: string, packed: string]>} */
 const sources = {};
+/** @type {string | undefined} */
+let chosen;
 
 /**
  * Called by a bytes module as it is evaluated: `"main"` or `"full"`, the
@@ -83,6 +85,9 @@ export function warmOnce(warm) {
 /** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
 export const warmed = () => warming ?? Promise.resolve(false);
 
+/** The module the page loads (`"main"` or `"full"`), once chosen: `undefined` before. */
+export const loadedModule = () => chosen;
+
 /**
  * The bytes of module `name` (the full one when a page has both),
  * unpacked (exported for the build's check and the benchmarks, not by the
@@ -90,7 +95,7 @@ export const warmed = () => warming ?? Promise.resolve(false);
  * copies them, and the decoder is then garbage.
  * @param {string} [name]
  */
-export function unpacked(name = sources.full ? "full" : "main") {
+export function unpacked(name = (chosen ??= sources.full ? "full" : "main")) {
   const source = sources[name];
   if (!source) throw new Error("agui-tool-calls: import the tracker from the package's main entry or agui-tool-calls/full");
   const [wasmSize, unpackBase64, wasmLzmaBase64] = source;

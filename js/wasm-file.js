@@ -21,8 +21,11 @@ export function provide(name, url) {
   sources[name] = url;
 }
 
+/** @type {string | undefined} */
+let chosen;
+
 const url = () => {
-  const found = sources.full ?? sources.main;
+  const found = sources[(chosen ??= sources.full ? "full" : "main")];
   if (!found) throw new Error("agui-tool-calls: import the tracker from the package's main entry or agui-tool-calls/full");
   return found;
 };
@@ -66,6 +69,9 @@ export function warmOnce(warm) {
 
 /** Whether a warm-up ran to its end: resolves once it has ended; `false` when none started. */
 export const warmed = () => warming ?? Promise.resolve(false);
+
+/** The module the page loads (`"main"` or `"full"`), once chosen: `undefined` before. */
+export const loadedModule = () => chosen;
 
 async function compile(url) {
   if (url.protocol === "file:") {

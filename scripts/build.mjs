@@ -33,7 +33,7 @@ export const wasmLoading = "embedded";
 /**
  * The package's two wasm modules, one per entry, with the same exports
  * (one glue serves both): the main entry's, built without the crate's
- * `saved-threads` feature (`load` refuses, its reader left out: 3.5 KB
+ * `saved-threads` feature (`load` refuses, its reader left out: 3.4 KB
  * gzip less for every page), and `agui-tool-calls/full`'s, with every
  * feature. Each entry imports its `bytes` module, which hands the module
  * (embedded, or the URL of its `file`) to the loader.
@@ -404,9 +404,10 @@ const compileHinted = ["tracker.js", `${crate}.js`];
  * LZMA, one module, Talc"). Then saved threads left out of the main
  * entry's module (`docs/size.md`, "Saved threads in a module of their
  * own"): the main entry's page 96.4 KB, kept within 97 KB; the full
- * entry's 99.9 KB, within the 100 KB. The target is 85 KB.
+ * entry's 100.1 KB (the former page, the split's 124 bytes and a warning
+ * for a late import of `/full`), within 101 KB. The target is 85 KB.
  */
-const budgetBytes = { main: 97 * 1024, full: 100 * 1024 };
+const budgetBytes = { main: 97 * 1024, full: 101 * 1024 };
 
 /** Sizes as a user downloads them, checked against the budget. */
 function reportSizes() {

@@ -173,7 +173,7 @@ test("the tracker bundles its own modules, no page module imports one of them, a
   assert.deepEqual(imports("tracker.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
   assert.deepEqual(imports("wasm-load.js").sort(), ["agui_tool_calls.js"]);
   assert.deepEqual(imports("index.js").sort(), ["tracker.js", "wasm-bytes.js"]);
-  assert.deepEqual(imports("full.js").sort(), ["tracker.js", "wasm-bytes-full.js"]);
+  assert.deepEqual(imports("full.js").sort(), ["tracker.js", "wasm-bytes-full.js", "wasm-load.js"]);
   for (const bytes of ["wasm-bytes.js", "wasm-bytes-full.js"]) assert.deepEqual(imports(bytes), ["wasm-load.js"], bytes);
   assert.deepEqual(imports("init.js"), ["index.js"]);
   // The adapter reaches the tracker's error class without naming an entry.

@@ -148,7 +148,7 @@ test("f8_save_is_refused_nowhere_and_a_running_tracker_refuses_load", () => {
  * Runs `body` in a fresh Node process that has imported the package's
  * `entries` in turn (`index.js`, `full.js`), each in scope as `entry0`,
  * `entry1`...; `delayed` entries are imported after `init()` resolved.
- * What `body` prints, parsed.
+ * What `body` prints, parsed, and what the process wrote to stderr.
  */
 function page(entries, body, delayed = []) {
   const url = (name) => JSON.stringify(new URL(`../../pkg/${name}`, import.meta.url).href);
@@ -161,7 +161,7 @@ function page(entries, body, delayed = []) {
   ].join("\n");
   const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8", timeout: 30_000 });
   assert.equal(child.status, 0, child.stderr);
-  return JSON.parse(child.stdout);
+  return { ...JSON.parse(child.stdout), stderr: child.stderr };
 }
 
 /** In `page`: a reloaded page's tracker loads what a first one saved, and prints the outcome. */
@@ -207,15 +207,20 @@ test("f8_the_main_entrys_module_refuses_a_saved_thread_naming_the_full_entry_and
   reloaded.free();
 });
 
-test("f8_a_page_with_both_entries_runs_the_full_module_whichever_it_imports_first", () => {
+test("f8_a_page_with_both_entries_runs_the_full_module_whichever_it_imports_first_and_a_late_import_warns", () => {
   for (const entries of [["index.js", "full.js"], ["full.js", "index.js"]]) {
     const out = page(entries, reload);
     assert.equal(out.refused, null, entries.join(" then "));
     assert.equal(out.restoreRefused, null, entries.join(" then "));
     assert.equal(out.consent, "approved", entries.join(" then "));
+    assert.equal(out.stderr, "", entries.join(" then "));
   }
   // The module is chosen once: the full entry imported after the main
-  // entry's module loaded changes nothing.
+  // entry's module loaded changes nothing, and says so as it is imported.
   const late = page(["index.js"], reload, ["full.js"]);
   assert.equal(late.refused?.kind, "invalidSaved");
+  assert.equal(
+    late.stderr,
+    "agui-tool-calls: agui-tool-calls/full was imported after init() loaded the main entry's module, which cannot load saved threads: import agui-tool-calls/full before calling init()\n",
+  );
 });
