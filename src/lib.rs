@@ -62,6 +62,7 @@ mod quote;
 pub mod rules;
 #[doc(hidden)]
 pub mod schema;
+mod sort;
 mod split;
 #[doc(hidden)]
 pub mod sse;

@@ -7,9 +7,10 @@
 //! explicit event closes its own lane first (rule C5).
 
 use super::plan::{CallRef, Op, Plan, Target};
-use super::{indices, Tracker};
+use super::Tracker;
 use crate::events::{JsonStr, Opaque, Text};
 use crate::quote::{quoted, quoted_or_none};
+use crate::sort::sort;
 use crate::violation::Violation;
 use std::collections::HashMap;
 
@@ -345,7 +346,7 @@ impl Tracker {
             return;
         }
         let mut held = self.lanes.tool.values();
-        indices::sort(&mut held);
+        sort(&mut held);
         for index in held {
             if abandon {
                 plan.abandon(index);

@@ -20,9 +20,9 @@ pub fn parse_options(json: &str) -> Result<Options, String> {
         .map_err(|e| format!("invalid options: {e}"))
 }
 
-// Each object is read in one pass over its fields, by value: taking them
-// out with `Map::remove` would link the B-tree's removal and rebalancing
-// code, 2 KB of the module, for options read once.
+// Each object is read in one pass over its fields, by value, in the order
+// given: taking them out with `Map::remove` would link the map's removal
+// code into the module for options read once.
 
 fn options(value: Value) -> Result<Options, String> {
     let mut options = Options::default();
