@@ -60,13 +60,17 @@ const bundlers = [
 ];
 
 /**
- * The first 64 characters of an embedded module's base64 (the last
- * string its bytes' module hands the loader): its LZMA header and the
- * start of its data, found once in an app that holds it once (a shorter
- * mark, such as the header alone, can turn up inside the data by chance).
+ * The last 64 characters of an embedded module's base64 (the last string
+ * its bytes' module hands the loader): the end of its LZMA stream, which
+ * depends on everything before it, found once in an app that holds it
+ * once (a shorter mark can turn up inside the data by chance). Not the
+ * first: the two modules' streams share their header (xz writes no size)
+ * and may share the start of their data, as the modules share their first
+ * sections.
  */
-const markOf = (bytes) => readFileSync(path.join(root, "pkg", bytes), "utf8").match(/"([A-Za-z0-9+/]{64})[A-Za-z0-9+/=]*"\)/)[1];
+const markOf = (bytes) => readFileSync(path.join(root, "pkg", bytes), "utf8").match(/"[A-Za-z0-9+/]*([A-Za-z0-9+/]{64})=*"\)/)[1];
 const marks = { main: markOf("wasm-bytes.js"), full: markOf("wasm-bytes-full.js") };
+assert.notEqual(marks.main, marks.full, "each module has a mark of its own");
 
 /** How many copies of each embedded wasm module (the main entry's, the full one) a build's scripts hold. */
 function embeddedCopies(dist) {
