@@ -16,7 +16,7 @@ import { parse as partialJson } from "partial-json";
 import untruncateModule from "untruncate-json";
 import { parsePartialJson } from "@ai-sdk/ui-utils";
 import { init, ToolCallTracker } from "../pkg/index.js";
-import { WasmTracker } from "../pkg/agui_tool_calls.js";
+import { WasmTracker } from "../pkg/tracker.js";
 
 await init(); // the glue (`WasmTracker`) is used directly
 import { nsPerOp, argumentsOfSize, deltas, kb, warmUp } from "./support.mjs";

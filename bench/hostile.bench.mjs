@@ -205,7 +205,7 @@ function endless(core, head, chunk) {
 async function runOne(name) {
   const pkg = process.env.AGUI_PKG ? pathToFileURL(`${process.env.AGUI_PKG}/`) : new URL("../pkg/", import.meta.url);
   await (await import(new URL("index.js", pkg))).init(); // instantiates the module
-  const glue = await import(new URL("agui_tool_calls.js", pkg));
+  const glue = await import(new URL("tracker.js", pkg)); // the glue, bundled there
   const exports = glue.initSync(); // already initialised: returns the exports
   // The application's own tool for `schema-errors`; the other scenarios advertise theirs in the run input.
   const options = name === "schema-errors" ? { tools: [{ name: "f", description: "", parameters: { type: "object", properties: { l: { type: "array", items: { type: "string" } } } } }] } : {};

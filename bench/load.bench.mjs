@@ -3,7 +3,7 @@
 // embedded gzipped (its former way, bench/load/wasm-gzip.js) and against a
 // separate .wasm file found by `new URL(..., import.meta.url)` and
 // compiled with `compileStreaming`. The variants are made from the built
-// pkg/ (only the loader module and the module's form differ), measured
+// pkg/ (only the loader, bundled into tracker.js, and the module's form differ), measured
 // in turn in each round, and served gzipped, cacheable for an hour:
 //   cold: a fresh browser context (empty HTTP and code caches);
 //   warm: the same context reloading the page (HTTP cache, code cache);
@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchChromium } from "../tests/js/support/chromium.mjs";
-import { embedded, embeddedBytes } from "../scripts/build.mjs";
+import { embedded, embeddedBytes, rebundleTracker } from "../scripts/build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = path.join(root, "pkg");
@@ -43,11 +43,12 @@ async function variant(name, wasm) {
   cpSync(pkg, dir, { recursive: true });
   rmSync(path.join(dir, "wasm-bytes.js"), { force: true });
   rmSync(path.join(dir, "agui_tool_calls_bg.wasm"), { force: true });
+  // The loader is bundled into the tracker's module, as the build bundles it.
   const loader = name === "gzip" ? path.join(root, "bench", "load", "wasm-gzip.js") : path.join(root, "js", `wasm-${name}.js`);
-  cpSync(loader, path.join(dir, "wasm-load.js"));
+  await rebundleTracker(dir, loader);
   if (name === "file") {
     writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
-    writeFileSync(path.join(dir, "wasm-bytes.js"), 'import { provide } from "./wasm-load.js";\nprovide("main", new URL("./agui_tool_calls_bg.wasm", import.meta.url));\n');
+    writeFileSync(path.join(dir, "wasm-bytes.js"), 'import { provide } from "./tracker.js";\nprovide("main", new URL("./agui_tool_calls_bg.wasm", import.meta.url));\n');
   }
   else if (name === "gzip") writeFileSync(path.join(dir, "wasm-bytes.js"), await gzipEmbedded(wasm));
   else writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(wasm));
@@ -116,7 +117,7 @@ const names = ["embedded", "gzip", "file"];
 const variants = [];
 for (const name of names) {
   const dir = await variant(name, wasm);
-  const bytes = name === "file" ? ["wasm-load.js", "agui_tool_calls_bg.wasm"] : ["wasm-load.js", "wasm-bytes.js"];
+  const bytes = name === "file" ? ["tracker.js", "agui_tool_calls_bg.wasm"] : ["tracker.js", "wasm-bytes.js"];
   const gz = bytes.reduce((n, f) => n + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0);
   variants.push({ name, dir, gz, server: await serve(dir) });
 }
@@ -133,7 +134,7 @@ for (const throttled of [false, true]) {
     rows.push({
       network: throttled ? "10 Mbit/s, 40 ms" : "localhost",
       wasm: v.name === "embedded" ? "embedded, LZMA" : v.name === "gzip" ? "embedded, gzip (before)" : "file",
-      "loader + module, gzip": `${(v.gz / 1024).toFixed(1)} KB`,
+      "tracker (with the loader) + module, gzip": `${(v.gz / 1024).toFixed(1)} KB`,
       "cold, median": `${cold.toFixed(1)} ms`,
       "cold / LZMA": `${(cold / base).toFixed(2)}x`,
       "warm, median": `${median(runs[k].map((r) => r.warm)).toFixed(1)} ms`,

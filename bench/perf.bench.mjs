@@ -220,7 +220,7 @@ try {
     });
   };
   window.settle = async () => {
-    if (lib !== "ref") await (await import("/pkg/wasm-load.js")).warmed();
+    if (lib !== "ref") await (await import("/pkg/tracker.js")).warmed();
     await new Promise((resolve) => requestIdleCallback(resolve));
   };
   window.stream = async () => ({ importMs: loaded.importMs, events: chunks.length, ...(await coldStream(lib === "ref" ? "ref" : "ours", loaded.mod, chunks)) });

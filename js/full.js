@@ -5,7 +5,7 @@
 // their own"). A page that imports both entries downloads both modules
 // and runs this one, if it is imported before `init()` is called.
 import "./wasm-bytes-full.js";
-import { loadedModule } from "./wasm-load.js";
+import { loadedModule } from "./tracker.js";
 
 // Imported after `init()` chose the main entry's module: its trackers
 // refuse a saved thread, and nothing can change that now. Said here, at
@@ -14,4 +14,5 @@ if (loadedModule() === "main") {
   console.warn("agui-tool-calls: agui-tool-calls/full was imported after init() loaded the main entry's module, which cannot load saved threads: import agui-tool-calls/full before calling init()");
 }
 
-export * from "./tracker.js";
+// The main entry's exports (see js/index.js).
+export { init, warmUp, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "./tracker.js";

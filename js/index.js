@@ -7,4 +7,6 @@
 // hands them to the loader as it is evaluated: an import for its effect.
 import "./wasm-bytes.js";
 
-export * from "./tracker.js";
+// Named one by one: the tracker module also exports what the package's own
+// modules share (the loader's `provide`, the core's `WasmTracker`).
+export { init, warmUp, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "./tracker.js";

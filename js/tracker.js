@@ -4,7 +4,10 @@
 // argument passes before it crosses are js/arguments.js; the warm-ups,
 // js/warm-up.js; the text read straight from wasm memory, js/wasm-text.js.
 // Both entries (js/index.js, js/full.js) export it, each naming the wasm
-// module it loads.
+// module it loads. The build bundles the loader and the wasm-bindgen glue
+// into it too (one module for a page to download: 0.6 KB gzip less than
+// three), so the package's own modules that need either reach them here
+// (see the exports at the end); the entries name the public exports.
 //
 // Importing this module starts nothing and awaits nothing: no top-level
 // await, no timer, no worker, so that every bundler's default target
@@ -568,3 +571,13 @@ function toolNames(tools) {
   if (Array.isArray(tools)) for (const t of tools) if (typeof t?.name === "string") names.add(t.name);
   return names;
 }
+
+// For the package's own modules, not its users (the entries do not export
+// them): the bytes modules hand their module over (`provide`), `/full`
+// asks which one loaded (`loadedModule`), and the checker drives the core
+// directly (`WasmTracker`, the module loaded through `init`). Tests and
+// benchmarks read the loader's state and the instance's exports here too.
+// Every export of the loader but `init`, which this module's own `init`
+// shadows: the loaders a benchmark swaps in export more or less.
+export * from "./wasm-load.js";
+export { WasmTracker, initSync } from "./agui_tool_calls.js";

@@ -1,8 +1,8 @@
 // @ts-check
 // Loads the wasm module embedded in the package (LZMA, base64): no file
-// to serve, fetch or configure, in any host or bundler. The build makes
-// this file, or wasm-file.js, the package's wasm-load.js
-// (bench/load.bench.mjs measures both). Nothing runs at import: `init`
+// to serve, fetch or configure, in any host or bundler. The build bundles
+// this file, or wasm-file.js, into the package's tracker.js as its
+// wasm-load.js (bench/load.bench.mjs measures both). Nothing runs at import: `init`
 // (or, in Node, `loadNow`) starts the work.
 //
 // LZMA, not gzip: 9 KB less for every page to download (docs/size.md,

@@ -2,9 +2,9 @@
 // Loads the wasm module from a file next to this one, which bundlers
 // (Vite, webpack 5, Rollup, esbuild with `new URL` support) emit as a
 // separate, cacheable asset: fetched and compiled as it streams in
-// browsers, read from disk in Node. The build makes this file, or
-// wasm-embedded.js, the package's wasm-load.js (bench/load.bench.mjs
-// measures both). Nothing runs at import.
+// browsers, read from disk in Node. The build bundles this file, or
+// wasm-embedded.js, into the package's tracker.js as its wasm-load.js
+// (bench/load.bench.mjs measures both). Nothing runs at import.
 import { initSync } from "./agui_tool_calls.js";
 
 /** @type {Record<string, URL>} */

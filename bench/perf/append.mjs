@@ -32,7 +32,7 @@ const load = (root, file) => import(pathToFileURL(path.join(root, file)).href);
 async function textChanges() {
   const { init } = await load(here, "pkg/index.js");
   await init();
-  const { WasmTracker, initSync } = await load(here, "pkg/agui_tool_calls.js");
+  const { WasmTracker, initSync } = await load(here, "pkg/tracker.js");
   const { memory } = initSync();
   const decoder = new TextDecoder();
   const core = new WasmTracker("{}", 0);
@@ -63,7 +63,8 @@ async function textChanges() {
 async function roundOf(root, changes) {
   const { init } = await load(root, "pkg/index.js");
   await init?.();
-  const { WasmTracker } = await load(root, "pkg/agui_tool_calls.js");
+  // The glue, bundled into the tracker's module (older builds: a file of its own).
+  const { WasmTracker } = await load(root, "pkg/tracker.js").then((m) => (m.WasmTracker ? m : load(root, "pkg/agui_tool_calls.js")));
   const { SnapshotBuilder } = await load(root, "js/snapshot.js");
   const core = new WasmTracker("{}", 0);
   const record = (event) => {

@@ -56,8 +56,10 @@ try {
   const { coldImport, coldStream } = await import("/bench/perf/measure.mjs");
   const { scenario, sseChunks } = await import("/bench/perf/streams.mjs");
   const chunks = sseChunks(scenario("cold"));
-  // The loader's warm-up, where the package has one (older builds do not).
-  window.warmedUp = async () => ("${lib}" === "ours" ? (await import("/p${n}/wasm-load.js")).warmed?.() : undefined);
+  // The loader's warm-up, where the package has one (older builds do not),
+  // re-exported by the tracker's module (older builds: the loader's file).
+  const loader = async (name) => import(\`/p${n}/\${name}\`).catch(() => ({}));
+  window.warmedUp = async () => ("${lib}" === "ours" ? ((await loader("tracker.js")).warmed ?? (await loader("wasm-load.js")).warmed)?.() : undefined);
   window.load = async () => {
     const { mod, importMs } = await coldImport(async () => {
       const mod = await import("${url}");

@@ -28,7 +28,9 @@ cpuTime(); // its first call loads what it needs: not on the stream's time
 const c0 = cpuTime();
 const { mod, importMs } = await coldImport(load);
 const alive = setTimeout(() => {}, 60_000); // the warm-up's timer alone would not keep the process alive
-if (lib !== "ref") await (await import(file("wasm-load.js"))).warmed();
+// The loader's warm-up, re-exported by the tracker's module (older builds: the loader's file).
+const loader = async (name) => import(file(name)).catch(() => ({}));
+if (lib !== "ref") await ((await loader("tracker.js")).warmed ?? (await loader("wasm-load.js")).warmed)?.();
 await new Promise((resolve) => setTimeout(resolve));
 clearTimeout(alive);
 const beforeMs = cpuTime() - c0;

@@ -109,8 +109,11 @@ async function profiledInChromium(pkgDir, key) {
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
+  // The page's JS as separate files, unminified (the glue is pkg/'s, the
+  // loader js/wasm-embedded.js), so that the profile names each layer.
   for (const name of ["tracker.js", ...bundledIntoTracker]) {
-    cpSync(path.join(root, "js", name), path.join(dir, name));
+    if (name === "wasm-load.js") cpSync(path.join(root, "js", "wasm-embedded.js"), path.join(dir, name));
+    else if (name !== "agui_tool_calls.js") cpSync(path.join(root, "js", name), path.join(dir, name));
   }
   const wasm = path.join(dir, "named.wasm");
   const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");

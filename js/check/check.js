@@ -1,7 +1,7 @@
 // @ts-check
 // Checks one named input (a file, or "-" for stdin) in Node: opens it and
 // hands its bytes to the shared checker of stream.js.
-import { WasmTracker } from "../agui_tool_calls.js";
+import { WasmTracker } from "../tracker.js";
 import { InputError, openInput } from "./input.js";
 import { checkChunks } from "./stream.js";
 import { framesAsJsonLines } from "./proto.js";

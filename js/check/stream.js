@@ -3,7 +3,7 @@
 // (a HAR file holds several). Runs in Node (the CLI) and in a browser page
 // (the inspector) alike: no Node API here, only Uint8Array and web streams.
 import { init } from "../index.js";
-import { WasmTracker } from "../agui_tool_calls.js";
+import { WasmTracker } from "../tracker.js";
 import { LimitError, gunzip, readAll, utf8 } from "./bytes.js";
 import { Sniffer, FORMAT_NAMES } from "./detect.js";
 import { Diagnostics, findingsOf } from "./diagnostics.js";

@@ -256,7 +256,7 @@ test("lines are counted across CRLF, blank lines, comments, lone CR and multi-li
 
 test("e1_the_core_decoder_gives_the_same_event_lines_however_the_bytes_are_split", async () => {
   const { init } = await import(pathToFileURL(path.join(pkgDir, "index.js")).href);
-  const { WasmTracker } = await import(pathToFileURL(path.join(pkgDir, "agui_tool_calls.js")).href);
+  const { WasmTracker } = await import(pathToFileURL(path.join(pkgDir, "tracker.js")).href);
   await init();
   const bytes = readFileSync(path.join(streamsDir, "subagent-chunks.sse"));
   // What the checker reads: `takeLines` after each chunk (log 2: lines only).

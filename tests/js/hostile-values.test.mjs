@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { init, ToolCallTracker, ToolCallStreamError, ToolCallRefusedError, TrackerFreedError, TrackerTrappedError } from "../../pkg/full.js";
-import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+import { WasmTracker } from "../../pkg/tracker.js";
 
 await init(); // the glue (`WasmTracker`, below) is used directly
 import { runStarted, call, sse } from "./support/events.mjs";

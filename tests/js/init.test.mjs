@@ -41,7 +41,7 @@ test("importing every entry starts nothing: no timer, no idle callback, no worke
     WebAssembly.Module = function (...a) { calls.push("Module"); return new NativeModule(...a); };
     globalThis.Worker = class { constructor() { calls.push("Worker"); } };`;
   const imports = Object.values(entries).map((file) => `await import(${href(file)});`).join("\n");
-  const source = `${spies}\n${imports}\nconst { initialized, warmed } = await import(${href("wasm-load.js")});
+  const source = `${spies}\n${imports}\nconst { initialized, warmed } = await import(${href("tracker.js")});
     const before = [...calls];
     await new Promise((resolve) => setTimeout(resolve, 50));
     console.log(JSON.stringify({ before, initialized: initialized(), warmed: await warmed() }));`;
@@ -107,7 +107,7 @@ test("in Node: no warm-up unless asked for; the idle one on the event loop's nex
       const tracker = new pkg.ToolCallTracker();
       ${fed ? 'tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });' : ""}
       const alive = setTimeout(() => {}, 60_000);
-      const { warmed } = await import(${href("wasm-load.js")});
+      const { warmed } = await import(${href("tracker.js")});
       console.log(await warmed());
       clearTimeout(alive);`,
     );
@@ -123,7 +123,7 @@ test("in Node: no warm-up unless asked for; the idle one on the event loop's nex
   const idle = freshProcess(
     "",
     `void pkg.warmUp();
-    const { warmed } = await import(${href("wasm-load.js")});
+    const { warmed } = await import(${href("tracker.js")});
     let state = "pending";
     warmed().then((ran) => (state = String(ran)));
     process.on("exit", () => console.log(state));`,
@@ -160,21 +160,30 @@ test("without Node's builtins, the module loads through init() alone", () => {
   assert.equal(out, "running");
 });
 
-test("the modules a stream runs carry V8's compile hint on line 1", () => {
-  for (const name of ["tracker.js", "agui_tool_calls.js"]) {
-    assert.equal(readFileSync(path.join(pkgDir, name), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad", name);
-  }
+test("the module a stream runs carries V8's compile hint on line 1", () => {
+  assert.equal(readFileSync(path.join(pkgDir, "tracker.js"), "utf8").split("\n")[0], "//# allFunctionsCalledOnLoad");
 });
 
-test("the tracker bundles its own modules, no page module imports one of them, and each entry's graph holds its own wasm module alone", () => {
-  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js"];
+test("the tracker bundles its own modules, the loader and the glue, no page module imports one of them, and each entry's graph holds its own wasm module alone", () => {
+  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js", "wasm-load.js"];
   for (const name of bundled) assert.ok(!existsSync(path.join(pkgDir, name)), `${name} ships apart`);
   const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/(?:from|import)\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
-  assert.deepEqual(imports("tracker.js").sort(), ["agui_tool_calls.js", "wasm-load.js"]);
-  assert.deepEqual(imports("wasm-load.js").sort(), ["agui_tool_calls.js"]);
+  assert.deepEqual(imports("tracker.js"), []);
   assert.deepEqual(imports("index.js").sort(), ["tracker.js", "wasm-bytes.js"]);
-  assert.deepEqual(imports("full.js").sort(), ["tracker.js", "wasm-bytes-full.js", "wasm-load.js"]);
-  for (const bytes of ["wasm-bytes.js", "wasm-bytes-full.js"]) assert.deepEqual(imports(bytes), ["wasm-load.js"], bytes);
+  assert.deepEqual([...new Set(imports("full.js"))].sort(), ["tracker.js", "wasm-bytes-full.js"]);
+  for (const bytes of ["wasm-bytes.js", "wasm-bytes-full.js"]) assert.deepEqual(imports(bytes), ["tracker.js"], bytes);
+  // The glue ships as a file for the worker warm-up alone, which loads
+  // its own instance of the module.
+  assert.deepEqual(imports("warm-worker.js"), ["agui_tool_calls.js"]);
+  // The entries export what their declarations declare, not the tracker
+  // module's exports for the package's own modules.
+  const declared = (file) => [...readFileSync(path.join(pkgDir, file), "utf8").matchAll(/^export declare (?:class|function) (\w+)/gm)].map((m) => m[1]).sort();
+  for (const entry of ["index.js", "full.js", "init.js"]) {
+    const source = `console.log(Object.keys(await import(${href(entry)})).sort().join(" "))`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", source], { encoding: "utf8" });
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), declared("index.d.ts").join(" "), entry);
+  }
   assert.deepEqual(imports("init.js"), ["index.js"]);
   // The adapter reaches the tracker's error class without naming an entry.
   assert.ok(imports("ag-ui.js").includes("tracker.js") && !imports("ag-ui.js").some((f) => f === "index.js" || f === "full.js"));
@@ -194,15 +203,20 @@ test("the minified page modules map back to js/: each source map carries its sou
       "js/warm-up.js",
       "js/wasm-text.js",
       "js/tracker.js",
+      "js/wasm-embedded.js",
+      "generated/agui_tool_calls.js",
     ],
-    "wasm-load.js": ["js/wasm-embedded.js"],
   };
   for (const [name, sources] of Object.entries(built)) {
     const source = readFileSync(path.join(pkgDir, name), "utf8");
     assert.ok(source.endsWith(`\n//# sourceMappingURL=${name}.map`), name);
     const map = JSON.parse(readFileSync(path.join(pkgDir, `${name}.map`), "utf8"));
     assert.deepEqual([...map.sources].sort(), [...sources].sort(), name);
-    map.sources.forEach((file, i) => assert.equal(map.sourcesContent[i], readFileSync(path.join(repo, file), "utf8"), `${name}: ${file}`));
+    map.sources.forEach((file, i) => {
+      // The wasm-bindgen glue, as the build trims it, has no file in the repository.
+      if (file.startsWith("generated/")) assert.match(map.sourcesContent[i], /export class WasmTracker/, `${name}: ${file}`);
+      else assert.equal(map.sourcesContent[i], readFileSync(path.join(repo, file), "utf8"), `${name}: ${file}`);
+    });
   }
 });
 

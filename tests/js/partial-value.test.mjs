@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { init, ToolCallTracker } from "../../pkg/index.js";
-import { WasmTracker } from "../../pkg/agui_tool_calls.js";
+import { WasmTracker } from "../../pkg/tracker.js";
 import { PartialValueBuilder } from "../../js/partial-value.js";
 
 await init(); // the glue (`WasmTracker`, below) is used directly
