@@ -5,7 +5,7 @@
 //! costs the same whatever was recorded before.
 
 use crate::violation::{Severity, Violation};
-use std::collections::HashMap;
+use crate::HashMap;
 
 /// Distinct violations kept individually; later distinct ones are counted
 /// in one more entry ([`OVERFLOW_CODE`]). A fatal violation is always kept.

@@ -8,7 +8,7 @@
 use super::json::{Fields, Raw};
 use super::Opaque;
 use crate::quote::quoted;
-use std::collections::HashMap;
+use crate::HashMap;
 
 /// A call's or a message's opaque fields, each as the JSON text given
 /// (the two encrypted ones are JSON strings, `metadata` an object).
@@ -82,7 +82,7 @@ fn merged(kept: &Opaque, incoming: &Opaque) -> Opaque {
     };
     let mut order: Vec<(&str, Raw)> = Vec::new();
     // Found by a map, as an object may have many keys.
-    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut at: HashMap<String, usize> = HashMap::default();
     for (key, value) in a.entries().chain(b.entries()) {
         if let Some(&k) = at.get(key) {
             order[k].1 = value;

@@ -12,7 +12,7 @@ use crate::events::{JsonStr, Opaque, Text};
 use crate::quote::{quoted, quoted_or_none};
 use crate::sort::sort;
 use crate::violation::Violation;
-use std::collections::HashMap;
+use crate::HashMap;
 
 /// A lane's key: the owner, `None` for the parent agent.
 pub(crate) type LaneKey = Option<String>;

@@ -37,13 +37,13 @@ use crate::args::ArgsLimits;
 use crate::events::{Event, EventBody, JsonStr, Kept, Tool};
 use crate::sse::{SseDecoder, SseItem};
 use crate::violation::{Severity, Violation};
+use crate::HashMap;
 use indices::Indices;
 use lanes::Lanes;
 pub(crate) use names::Names;
 use names::Owners;
 use plan::Plan;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use tools::Tools;
 
 /// Bounds on what one thread may make the tracker hold (rule S5); each is
@@ -245,7 +245,7 @@ impl Tracker {
         Tracker {
             options,
             calls: Vec::new(),
-            by_id: HashMap::new(),
+            by_id: HashMap::default(),
             open: Indices::default(),
             run: RunState::idle(),
             run_calls: Vec::new(),
@@ -253,10 +253,10 @@ impl Tracker {
             run_tools: Tools::default(),
             stream_schemas: Names::default(),
             application_tools: Tools::default(),
-            messages: HashMap::new(),
+            messages: HashMap::default(),
             owners: Owners::default(),
             message_ids: Names::default(),
-            message_seq: HashMap::new(),
+            message_seq: HashMap::default(),
             undelivered: Indices::default(),
             unclosed: Indices::default(),
             lanes: Lanes::default(),
@@ -272,12 +272,12 @@ impl Tracker {
             last_call: 0,
             interrupts: Vec::new(),
             kept_messages: Vec::new(),
-            kept_at: HashMap::new(),
+            kept_at: HashMap::default(),
             declared: false,
             clock: Clock::default(),
             standing: Vec::new(),
             subagents: Vec::new(),
-            subagent_ids: HashMap::new(),
+            subagent_ids: HashMap::default(),
             tagged: Names::default(),
         }
     }

@@ -4,7 +4,7 @@
 //! one hash-table instantiation serves both in the wasm module, where a
 //! `HashSet<String>` would add its own.
 
-use std::collections::HashMap;
+use crate::HashMap;
 
 /// A set of names.
 #[derive(Clone, Debug, Default)]

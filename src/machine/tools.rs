@@ -7,7 +7,7 @@
 //! B-tree cloning) is linked into the wasm module for them.
 
 use crate::events::Tool;
-use std::collections::HashMap;
+use crate::HashMap;
 use std::rc::Rc;
 
 /// Tools by name; a tool inserted under a name already held replaces it.

@@ -5,7 +5,7 @@
 use super::Tracker;
 use crate::events::Tool;
 use crate::schema::{Failures, PatternEngine, Schema, ValidationError};
-use std::collections::HashMap;
+use crate::HashMap;
 use std::fmt;
 use std::mem::size_of;
 use std::rc::Rc;
@@ -47,7 +47,7 @@ impl Schemas {
         Schemas {
             engine,
             stream_engine: Rc::new(StreamPatterns),
-            by_name: HashMap::new(),
+            by_name: HashMap::default(),
             compiled: Vec::new(),
         }
     }

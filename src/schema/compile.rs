@@ -12,8 +12,8 @@ use super::pattern::{Pattern, PatternEngine};
 use super::uri::{self, escape_token, percent_decode, pointer_get, resolve, split_fragment};
 use super::value::canonical;
 use super::{Draft, SchemaError};
+use crate::HashMap;
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// Deepest nesting of subschemas the compiler follows.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
@@ -159,7 +159,7 @@ pub(crate) fn compile(
             value: root,
             dynamic_anchors: Vec::new(),
         }],
-        registry: HashMap::new(),
+        registry: HashMap::default(),
         pending: Vec::new(),
         tracks: false,
     };
@@ -328,7 +328,7 @@ impl<'v> Compiler<'v, '_> {
             let items = e
                 .as_array()
                 .ok_or_else(|| err(ptr, "`enum` must be an array"))?;
-            let mut values = HashMap::new();
+            let mut values = HashMap::default();
             for (i, item) in items.iter().enumerate() {
                 values.insert(canonical(item), i);
             }

@@ -16,8 +16,8 @@ use super::compile::{type_bit, Graph, Keywords, Node, NodeId};
 use super::value::{canonical, is_integer, is_multiple_of, number_text};
 use super::{Failures, ValidationError, MAX_ERRORS, MAX_ERROR_TEXT};
 use crate::quote::cut;
+use crate::HashMap;
 use serde_json::{Map, Number, Value};
-use std::collections::HashMap;
 use std::fmt::Write;
 
 /// Deepest nesting of subschema applications validation follows.
@@ -839,7 +839,7 @@ impl Run<'_> {
 fn duplicate(items: &[Value], steps: &mut usize) -> Option<(usize, usize)> {
     // A map of canonical texts, of the type the tracker's id index has, so
     // the wasm carries one hash-map instantiation for both.
-    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::default();
     for (i, item) in items.iter().enumerate() {
         let text = canonical(item);
         *steps = steps.saturating_add(text_steps(text.len()));

@@ -8,7 +8,7 @@ use crate::machine::{Consent, InterruptDecision, Names, Tracker};
 use crate::quote::quoted;
 use crate::schema::{Schema, ValidationError};
 use crate::violation::{Severity, Violation};
-use std::collections::HashMap;
+use crate::HashMap;
 
 /// An open interrupt a run input leaves uncovered, or resolves after it
 /// expired (rule I5).
@@ -120,7 +120,7 @@ impl Tracker {
         // Each id's first entry, found in one step (lists may be long).
         // (Keys owned: the map type of the tracker's id index, one hash-map
         // instantiation less in the wasm module.)
-        let mut by_id: HashMap<String, usize> = HashMap::new();
+        let mut by_id: HashMap<String, usize> = HashMap::default();
         for (k, e) in entries.iter().enumerate() {
             by_id.entry(e.interrupt_id.clone()).or_insert(k);
         }
