@@ -423,11 +423,12 @@ const compileHinted = ["tracker.js"];
  * LZMA, one module, Talc"). Then saved threads left out of the main
  * entry's module (`docs/size.md`, "Saved threads in a module of their
  * own"): the main entry's page 96.4 KB, the full entry's 100.1 KB. Then
- * serde_json's map in the order given (-0.5 KB) and the loader and the
- * glue bundled into `tracker.js` (-0.5 KB): 95.4 KB, kept within 96 KB,
- * and 99.1 KB, within 100 KB. The target is 85 KB.
+ * serde_json's map in the order given (-0.5 KB), the loader and the
+ * glue bundled into `tracker.js` (-0.5 KB), one hash table (-0.2 KB) and
+ * numbers read by the host's `Number` (-3.4 KB): 91.8 KB, kept within 93
+ * KB, and 95.4 KB, within 96 KB. The target is 85 KB.
  */
-const budgetBytes = { main: 96 * 1024, full: 100 * 1024 };
+const budgetBytes = { main: 93 * 1024, full: 96 * 1024 };
 
 /** Sizes as a user downloads them, checked against the budget. */
 function reportSizes() {

@@ -57,6 +57,7 @@ mod digits;
 pub mod events;
 #[doc(hidden)]
 pub mod machine;
+mod number;
 mod quote;
 #[doc(hidden)]
 pub mod rules;

@@ -371,19 +371,14 @@ fn value_at(raw: Raw<'_>, depth: usize) -> Result<Value, String> {
             Ok(Value::Array(values))
         }
         Kind::Null => Ok(Value::Null),
-        // A number, read by serde_json's number parser alone (`Number`'s
-        // `FromStr`: not its `Value` deserializer, which would link the
-        // visitors of every kind); only one out of `f64`'s range fails
-        // (the text is checked). Said without formatting serde's error,
-        // whose `Display` alone links every message serde_json and
-        // `std::io` have.
+        // A number, read as JavaScript reads it (`crate::number`); only
+        // one out of `f64`'s range fails (the text is checked).
         Kind::Other => match raw.get() {
             "true" => Ok(Value::Bool(true)),
             "false" => Ok(Value::Bool(false)),
-            number => number
-                .parse::<serde_json::Number>()
+            number => crate::number::number(number)
                 .map(Value::Number)
-                .map_err(|_| "number out of range".to_owned()),
+                .ok_or_else(|| "number out of range".to_owned()),
         },
     }
 }

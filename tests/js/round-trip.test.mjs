@@ -170,6 +170,23 @@ test("s1_patterns_use_the_hosts_ecmascript_regexp", () => {
   assert.deepEqual([a.validation, b.validation, c.validation], ["valid", "invalid", "unvalidated"]);
 });
 
+test("s1_numbers_in_schemas_and_arguments_read_as_json_parse_reads_them", () => {
+  // Two spellings of one double: a reader that is not correctly rounded
+  // (serde_json's own) reads 6.8644e36 one unit above the integer.
+  const spelt = "6864400000000000000000000000000000000";
+  assert.equal(JSON.parse(spelt), 6.8644e36);
+  const exact = { name: "exact", parameters: { type: "object", properties: { n: { const: 6.8644e36 }, m: { minimum: 6.8644e36 } } } };
+  const tracker = new ToolCallTracker({ tools: [exact] });
+  tracker.push(runStarted());
+  for (const e of call("c1", "exact", [`{"n":${spelt},"m":${spelt}}`])) tracker.push(e);
+  for (const e of call("c2", "exact", ['{"m":6.8643e36}'])) tracker.push(e);
+  const [same, below] = tracker.snapshot().calls;
+  assert.equal(same.validation, "valid", JSON.stringify(same.argsError));
+  assert.equal(below.validation, "invalid");
+  // The message writes the bound as String(n) does.
+  assert.match(below.argsError.errors[0].message, /6\.8644e\+36/);
+});
+
 test("s2_calls_with_no_advertised_schema_are_unvalidated", () => {
   const tracker = new ToolCallTracker();
   tracker.push(runStarted());
