@@ -5,7 +5,7 @@
 // js/warm-up.js; the text read straight from wasm memory, js/wasm-text.js.
 // Both entries (js/index.js, js/full.js) export it, each naming the wasm
 // module it loads. The build bundles the loader and the wasm-bindgen glue
-// into it too (one module for a page to download: 0.6 KB gzip less than
+// into it too (one module for a page to download: 0.5 KB gzip less than
 // three), so the package's own modules that need either reach them here
 // (see the exports at the end); the entries name the public exports.
 //

@@ -2,8 +2,8 @@
 // Loads the wasm module embedded in the package (LZMA, base64): no file
 // to serve, fetch or configure, in any host or bundler. The build bundles
 // this file, or wasm-file.js, into the package's tracker.js as its
-// wasm-load.js (bench/load.bench.mjs measures both). Nothing runs at import: `init`
-// (or, in Node, `loadNow`) starts the work.
+// wasm-load.js (bench/load.bench.mjs measures both). Nothing runs at
+// import: `init` (or, in Node, `loadNow`) starts the work.
 //
 // LZMA, not gzip: 9 KB less for every page to download (docs/size.md,
 // "The module embedded as LZMA"); no host decodes it, so a 2 KB wasm

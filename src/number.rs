@@ -26,6 +26,28 @@ pub(crate) fn set_float_reader(reader: FloatReader) {
     let _ = READER.set(reader);
 }
 
+/// What writes a double as JavaScript's `String(f)` does.
+#[cfg(target_arch = "wasm32")]
+pub(crate) type FloatWriter = fn(f64) -> String;
+
+#[cfg(target_arch = "wasm32")]
+static WRITER: OnceLock<FloatWriter> = OnceLock::new();
+
+/// Makes `writer` the one messages write numbers with (the first call
+/// wins), as `set_float_reader` does for reading: in the wasm module, the
+/// host's `String`.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn set_float_writer(writer: FloatWriter) {
+    let _ = WRITER.set(writer);
+}
+
+/// `f` as JavaScript's `String(f)` writes it (`schema::value::number_text`
+/// in native builds); empty before the binding installs the host's.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn write(f: f64) -> String {
+    WRITER.get().map(|w| w(f)).unwrap_or_default()
+}
+
 /// The double the checked JSON number `text` reads as (infinite past
 /// `f64`'s range, as in JavaScript).
 pub(crate) fn float(text: &str) -> f64 {
@@ -72,6 +94,7 @@ mod tests {
     use super::number;
     use serde_json::Number;
 
+    // The tests' serde_json reads with `float_roundtrip`: correctly rounded.
     #[test]
     fn integers_stay_exact_and_the_rest_reads_as_serde_json_reads_it() {
         let cases = [

@@ -192,8 +192,8 @@ fn hex_value(b: u8) -> Option<u16> {
 }
 
 /// Whether the number text is within the range of an `f64`. Without an
-/// exponent, up to 308 digits, it is below 10^308 (`f64::MAX` is about
-/// 1.8e308), so only an exponent's form is asked of the reader that reads
+/// exponent, in at most 308 characters, it is below 10^308 (`f64::MAX` is
+/// about 1.8e308), so only an exponent's form is asked of the reader that reads
 /// the final text (so both agree at the boundary, and no second float
 /// parser is linked): in the wasm module, a call to the host.
 fn number_is_finite(text: &[u8]) -> bool {

@@ -101,6 +101,16 @@ fn write_number(out: &mut String, n: &Number) {
 /// about 2 KB gzip to the page. Digits come from `f64` arithmetic, exact up
 /// to 15 digits; at 16 and 17 they walk towards `f` as the candidates read
 /// back.
+///
+/// In the wasm module, the host's `String(f)` itself (`crate::number`):
+/// this search is not linked there.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn number_text(f: f64) -> String {
+    crate::number::write(f)
+}
+
+/// (Native builds: the search, read back by `crate::number::float`.)
+#[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn number_text(f: f64) -> String {
     // Below 2^53 every integer is a double, and its digits are its text.
     if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 {
@@ -166,6 +176,7 @@ pub(crate) fn number_text(f: f64) -> String {
 /// `-`? then `digits`, taken as `p` significant digits whose first stands
 /// at 10^`e` (one more digit, from rounding up, moves it to 10^(e+1)), as
 /// JavaScript writes a number.
+#[cfg(not(target_arch = "wasm32"))]
 #[allow(clippy::cast_possible_wrap)] // a u64 has at most 20 digits
 fn digits_text(negative: bool, digits: u64, p: i32, e: i32) -> String {
     let mut d = digits.to_string();

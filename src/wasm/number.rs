@@ -1,6 +1,7 @@
-//! The host's `Number` as the tracker's reader of JSON numbers: a number
-//! reads exactly as `JSON.parse` reads it in the application, and the
-//! module links no float parser of its own (`crate::number`).
+//! The host's `Number` and `String` as the tracker's reader and writer of
+//! numbers: a number reads exactly as `JSON.parse` reads it in the
+//! application, a message writes it as the application would, and the
+//! module links no float parser or formatter of its own (`crate::number`).
 
 use wasm_bindgen::prelude::*;
 
@@ -8,10 +9,14 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_name = Number)]
     fn host_number(text: &str) -> f64;
+
+    #[wasm_bindgen(js_name = String)]
+    fn host_string(f: f64) -> String;
 }
 
-/// Installs `Number(text)` as the reader, before the first tracker reads
-/// a number (its options).
+/// Installs `Number(text)` as the reader and `String(f)` as the writer of
+/// numbers, before the first tracker reads a number (its options).
 pub fn install() {
     crate::number::set_float_reader(host_number);
+    crate::number::set_float_writer(host_string);
 }

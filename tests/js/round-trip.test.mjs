@@ -180,11 +180,13 @@ test("s1_numbers_in_schemas_and_arguments_read_as_json_parse_reads_them", () => 
   tracker.push(runStarted());
   for (const e of call("c1", "exact", [`{"n":${spelt},"m":${spelt}}`])) tracker.push(e);
   for (const e of call("c2", "exact", ['{"m":6.8643e36}'])) tracker.push(e);
-  const [same, below] = tracker.snapshot().calls;
+  for (const e of call("c3", "exact", ['{"m":0.0000001}'])) tracker.push(e);
+  const [same, below, small] = tracker.snapshot().calls;
   assert.equal(same.validation, "valid", JSON.stringify(same.argsError));
   assert.equal(below.validation, "invalid");
-  // The message writes the bound as String(n) does.
-  assert.match(below.argsError.errors[0].message, /6\.8644e\+36/);
+  // Messages write numbers as String(n) does.
+  assert.equal(below.argsError.errors[0].message, `${String(6.8643e36)} must be at least ${String(6.8644e36)}`);
+  assert.equal(small.argsError.errors[0].message, `${String(1e-7)} must be at least ${String(6.8644e36)}`);
 });
 
 test("s2_calls_with_no_advertised_schema_are_unvalidated", () => {
