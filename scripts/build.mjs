@@ -423,11 +423,11 @@ const compileHinted = ["tracker.js"];
  * LZMA, one module, Talc"). Then saved threads left out of the main
  * entry's module (`docs/size.md`, "Saved threads in a module of their
  * own"): the main entry's page 96.4 KB, the full entry's 100.1 KB. Then
- * serde_json's map in the order given (-0.5 KB), the loader and the
- * glue bundled into `tracker.js` (-0.5 KB), one hash table (-0.2 KB) and
- * numbers read and written by the host's `Number` and `String` (-4.0
- * KB): 91.2 KB, kept within 93 KB, and 94.8 KB, within 96 KB. The target
- * is 85 KB.
+ * the loader and the glue bundled into `tracker.js` (-0.5 KB), numbers
+ * read and written by the host's `Number` and `String` (-4.0 KB) and the
+ * id maps salted in wasm (+0.6 KB; `docs/size.md`, "Back to serde_json's
+ * B-tree, and salted id maps"): 92.2 KB, kept within 93 KB, and 95.8 KB,
+ * within 96 KB. The target is 85 KB.
  */
 const budgetBytes = { main: 93 * 1024, full: 96 * 1024 };
 

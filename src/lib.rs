@@ -55,6 +55,7 @@ pub mod args;
 mod digits;
 #[doc(hidden)]
 pub mod events;
+mod hashing;
 #[doc(hidden)]
 pub mod machine;
 mod number;
@@ -65,12 +66,10 @@ pub mod rules;
 pub mod schema;
 mod sort;
 
-/// The crate's hash map: hashbrown's, the one `serde_json::Map` (an
-/// `IndexMap`) links, keyed by the standard library's `RandomState` as
-/// `std::collections::HashMap` is, so that keys an agent chose to collide
-/// cost it what they cost it there. One hash table implementation in the
-/// wasm module instead of two (0.2 KB gzip; `docs/size.md`).
-pub(crate) type HashMap<K, V> = hashbrown::HashMap<K, V, std::hash::RandomState>;
+/// The crate's hash map: hashbrown's table (the one
+/// `std::collections::HashMap` wraps), with the standard library's keyed
+/// `SipHash`, salted in the wasm module (`hashing`).
+pub(crate) type HashMap<K, V> = hashbrown::HashMap<K, V, hashing::Salted>;
 mod split;
 #[doc(hidden)]
 pub mod sse;

@@ -1,7 +1,6 @@
 //! A plain heapsort: O(n log n) like `sort_unstable`, without linking
 //! core's quicksort and its sorting networks (about 1 KB of the wasm
-//! module, gzip, per element type). It sorts the lists of call indices and
-//! the keys of an object whose canonical text the schema compares.
+//! module, gzip, per element type). It sorts the lists of call indices.
 
 /// Sorts `v` in ascending order.
 pub(crate) fn sort<T: Ord>(v: &mut [T]) {

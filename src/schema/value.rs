@@ -6,7 +6,6 @@
 //! `uniqueItems` in O(n log n), and it walks the value with an explicit stack
 //! so a deep instance cannot overflow the call stack.
 
-use crate::sort::sort;
 use serde_json::{Number, Value};
 use std::fmt::Write;
 
@@ -40,13 +39,11 @@ pub(crate) fn canonical(value: &Value) -> String {
             Step::Value(Value::Object(map)) => {
                 out.push('{');
                 stack.push(Step::Text("}"));
-                // serde_json's map keeps the keys in the order given
-                // (`preserve_order`), and equal objects may give them in
-                // any order.
-                let mut keys: Vec<&String> = map.keys().collect();
-                sort(&mut keys);
-                for (i, k) in keys.into_iter().enumerate().rev() {
-                    stack.push(Step::Value(&map[k]));
+                // serde_json's map (a B-tree: this crate does not enable
+                // `preserve_order`) already iterates in key order; sorting
+                // here would link one more sort into the wasm.
+                for (i, (k, v)) in map.iter().enumerate().rev() {
+                    stack.push(Step::Value(v));
                     stack.push(Step::Key(k));
                     if i > 0 {
                         stack.push(Step::Text(","));

@@ -12,6 +12,15 @@ extern "C" {
 
     #[wasm_bindgen(js_name = String)]
     fn host_string(f: f64) -> String;
+
+    #[wasm_bindgen(js_namespace = Math)]
+    fn random() -> f64;
+}
+
+/// 64 bits from the host's `Math.random` (32 from each of two draws).
+fn random_word() -> u64 {
+    let draw = || (random() * 4_294_967_296.0) as u64;
+    (draw() << 32) | draw()
 }
 
 /// Installs `Number(text)` as the reader and `String(f)` as the writer of
@@ -19,4 +28,5 @@ extern "C" {
 pub fn install() {
     crate::number::set_float_reader(host_number);
     crate::number::set_float_writer(host_string);
+    crate::hashing::set_salt([random_word(), random_word()]);
 }
