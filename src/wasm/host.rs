@@ -1,7 +1,10 @@
-//! The host's `Number` and `String` as the tracker's reader and writer of
-//! numbers: a number reads exactly as `JSON.parse` reads it in the
-//! application, a message writes it as the application would, and the
-//! module links no float parser or formatter of its own (`crate::number`).
+//! What the core takes from the host, installed before the first tracker:
+//! `Number` and `String` as its reader and writer of numbers (a number
+//! reads exactly as `JSON.parse` reads it in the application, a message
+//! writes it as the application would, and the module links no float
+//! parser or formatter of its own: `crate::number`), and `Math.random` for
+//! the id maps' salt (`crate::hashing`: the module has no randomness of
+//! its own).
 
 use wasm_bindgen::prelude::*;
 
@@ -24,7 +27,8 @@ fn random_word() -> u64 {
 }
 
 /// Installs `Number(text)` as the reader and `String(f)` as the writer of
-/// numbers, before the first tracker reads a number (its options).
+/// numbers, and draws the salt, before the first tracker reads a number
+/// (its options) or makes a map.
 pub fn install() {
     crate::number::set_float_reader(host_number);
     crate::number::set_float_writer(host_string);
