@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { launchChromium } from "../tests/js/support/chromium.mjs";
-import { embedded, embeddedBytes, rebundleTracker } from "../scripts/build.mjs";
+import { embedded, embeddedBytes, fileSource, rebundleTracker } from "../scripts/build.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = path.join(root, "pkg");
@@ -48,7 +48,7 @@ async function variant(name, wasm) {
   await rebundleTracker(dir, loader);
   if (name === "file") {
     writeFileSync(path.join(dir, "agui_tool_calls_bg.wasm"), wasm);
-    writeFileSync(path.join(dir, "wasm-bytes.js"), 'import { provide } from "./tracker.js";\nprovide("main", new URL("./agui_tool_calls_bg.wasm", import.meta.url));\n');
+    writeFileSync(path.join(dir, "wasm-bytes.js"), fileSource("main", "agui_tool_calls_bg.wasm"));
   }
   else if (name === "gzip") writeFileSync(path.join(dir, "wasm-bytes.js"), await gzipEmbedded(wasm));
   else writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(wasm));

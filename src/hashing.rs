@@ -6,22 +6,12 @@
 //! `RandomState`'s keys are the addresses of a stack and a heap value,
 //! the same on every page that runs this module through the same calls.
 //! Ids an agent chose to collide under them would make every insert and
-//! lookup scan the others. The salt (128 bits, `set_salt`, from the
-//! host's `Math.random` in the binding) starts every hash from a state the
-//! agent cannot know. Native builds draw `RandomState`'s keys from the
+//! lookup scan the others. The salt (128 bits from the host's
+//! `Math.random`, installed with the rest of `crate::host`) starts every
+//! hash from a state the agent cannot know. Native builds draw `RandomState`'s keys from the
 //! operating system and need no salt.
 
 use std::hash::{BuildHasher, DefaultHasher, Hasher, RandomState};
-use std::sync::OnceLock;
-
-static SALT: OnceLock<[u64; 2]> = OnceLock::new();
-
-/// Sets the salt every map made from now on hashes with (the first call
-/// wins).
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn set_salt(salt: [u64; 2]) {
-    let _ = SALT.set(salt);
-}
 
 /// A `RandomState` whose hashers start with the salt already written:
 /// cloned, not re-salted, for every key, so salting costs nothing per
@@ -32,8 +22,9 @@ pub(crate) struct Salted(DefaultHasher);
 impl Default for Salted {
     fn default() -> Self {
         let mut seeded = RandomState::new().build_hasher();
-        for word in SALT.get().copied().unwrap_or_default() {
-            seeded.write_u64(word);
+        if let Some(host) = crate::host::get() {
+            seeded.write_u64(host.salt[0]);
+            seeded.write_u64(host.salt[1]);
         }
         Salted(seeded)
     }

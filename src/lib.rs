@@ -56,6 +56,7 @@ mod digits;
 #[doc(hidden)]
 pub mod events;
 mod hashing;
+mod host;
 #[doc(hidden)]
 pub mod machine;
 mod number;
@@ -64,12 +65,10 @@ mod quote;
 pub mod rules;
 #[doc(hidden)]
 pub mod schema;
-mod sort;
 
-/// The crate's hash map: hashbrown's table (the one
-/// `std::collections::HashMap` wraps), with the standard library's keyed
-/// `SipHash`, salted in the wasm module (`hashing`).
-pub(crate) type HashMap<K, V> = hashbrown::HashMap<K, V, hashing::Salted>;
+/// The crate's hash map: the standard library's, its keyed `SipHash`
+/// salted in the wasm module (`hashing`).
+pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, hashing::Salted>;
 mod split;
 #[doc(hidden)]
 pub mod sse;

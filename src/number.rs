@@ -2,58 +2,19 @@
 //! (`JSON.parse`, `Number(text)`), and an integer kept exact where
 //! `serde_json` keeps one (within `u64`, or `i64` when negative).
 //!
-//! The wasm module links no float parser for it: the binding
-//! (`wasm::host`) hands over the host's `Number` (`set_float_reader`),
-//! which reads a number as the application's own JavaScript does. Native builds read with the standard
+//! The wasm module links no float parser for it: the binding installs the
+//! host's `Number` (`crate::host`), which reads a number as the
+//! application's own JavaScript does. Native builds read with the standard
 //! library's parser, correctly rounded too. `serde_json`'s parser, used
 //! before, is not correctly rounded, and its table of powers of ten alone
 //! was 2.5 KB of the module.
 
 use serde_json::Number;
-use std::sync::OnceLock;
-
-/// What reads a JSON number's text as a double (`NaN` for none).
-pub(crate) type FloatReader = fn(&str) -> f64;
-
-static READER: OnceLock<FloatReader> = OnceLock::new();
-
-/// Makes `reader` the one every tracker reads numbers with, from now on
-/// (the first call wins; later ones change nothing). The wasm binding
-/// calls it with the host's `Number` before it makes a tracker: the
-/// module has no float parser of its own.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn set_float_reader(reader: FloatReader) {
-    let _ = READER.set(reader);
-}
-
-/// What writes a double as JavaScript's `String(f)` does.
-#[cfg(target_arch = "wasm32")]
-pub(crate) type FloatWriter = fn(f64) -> String;
-
-#[cfg(target_arch = "wasm32")]
-static WRITER: OnceLock<FloatWriter> = OnceLock::new();
-
-/// Makes `writer` the one messages write numbers with (the first call
-/// wins), as `set_float_reader` does for reading: in the wasm module, the
-/// host's `String`.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn set_float_writer(writer: FloatWriter) {
-    let _ = WRITER.set(writer);
-}
-
-/// `f` as JavaScript's `String(f)` writes it (`schema::value::number_text`
-/// in native builds); empty before the binding installs the host's.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn write(f: f64) -> String {
-    WRITER.get().map(|w| w(f)).unwrap_or_default()
-}
 
 /// The double the checked JSON number `text` reads as (infinite past
 /// `f64`'s range, as in JavaScript).
 pub(crate) fn float(text: &str) -> f64 {
-    READER
-        .get()
-        .map_or_else(|| default_reader(text), |read| read(text))
+    crate::host::get().map_or_else(|| default_reader(text), |host| (host.read_float)(text))
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -61,10 +22,29 @@ fn default_reader(text: &str) -> f64 {
     text.parse().unwrap_or(f64::NAN)
 }
 
-/// No reader installed: the binding always installs the host's first.
+/// No host installed: the binding always installs it first.
 #[cfg(target_arch = "wasm32")]
 fn default_reader(_: &str) -> f64 {
     f64::NAN
+}
+
+/// `f` as JavaScript's `String(f)` writes it, by the host
+/// (`schema::value::number_text` in native builds); empty before the
+/// binding installs it.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn write(f: f64) -> String {
+    crate::host::get()
+        .map(|host| (host.write_float)(f))
+        .unwrap_or_default()
+}
+
+/// Whether the checked JSON number `text` is within `f64`'s range.
+/// Without an exponent, in at most 308 characters, it is below 10^308
+/// (`f64::MAX` is about 1.8e308), so only an exponent's form is read: in
+/// the wasm module, a call to the host.
+pub(crate) fn finite(text: &str) -> bool {
+    (text.len() <= 308 && !text.bytes().any(|b| matches!(b, b'e' | b'E')))
+        || float(text).is_finite()
 }
 
 /// The checked JSON number `text` as a `serde_json` number: an integer

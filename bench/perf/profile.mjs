@@ -19,7 +19,7 @@ import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { bundledIntoTracker, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { copyTrackerSources, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -109,12 +109,9 @@ async function profiledInChromium(pkgDir, key) {
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
   cpSync(path.join(root, "pkg"), dir, { recursive: true });
-  // The page's JS as separate files, unminified (the glue is pkg/'s, the
-  // loader js/wasm-embedded.js), so that the profile names each layer.
-  for (const name of ["tracker.js", ...bundledIntoTracker]) {
-    if (name === "wasm-load.js") cpSync(path.join(root, "js", "wasm-embedded.js"), path.join(dir, name));
-    else if (name !== "agui_tool_calls.js") cpSync(path.join(root, "js", name), path.join(dir, name));
-  }
+  // The page's JS as separate files, unminified (the glue is pkg/'s), so
+  // that the profile names each layer.
+  copyTrackerSources(dir);
   const wasm = path.join(dir, "named.wasm");
   const input = path.join(root, "target", "bindgen", "agui_tool_calls_bg.wasm");
   // -g: keep the names section, which the build strips.

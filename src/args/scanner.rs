@@ -191,16 +191,11 @@ fn hex_value(b: u8) -> Option<u16> {
     crate::digits::hex_digit(b).map(u16::from)
 }
 
-/// Whether the number text is within the range of an `f64`. Without an
-/// exponent, in at most 308 characters, it is below 10^308 (`f64::MAX` is
-/// about 1.8e308), so only an exponent's form is asked of the reader that reads
-/// the final text (so both agree at the boundary, and no second float
-/// parser is linked): in the wasm module, a call to the host.
+/// Whether the number text is within the range of an `f64`, asked of the
+/// reader that reads the final text (`crate::number`), so both agree at
+/// the boundary.
 fn number_is_finite(text: &[u8]) -> bool {
-    if text.len() <= 308 && !text.iter().any(|&b| matches!(b, b'e' | b'E')) {
-        return true;
-    }
-    std::str::from_utf8(text).is_ok_and(|s| crate::number::float(s).is_finite())
+    std::str::from_utf8(text).is_ok_and(crate::number::finite)
 }
 
 impl Scanner {

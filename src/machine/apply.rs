@@ -3,11 +3,10 @@
 
 use super::plan::{CallRef, Op, Ops, Plan, Start, Target};
 use super::state::{CallStatus, Consent, ResultSource, RunState, RunStatus, ToolCall, ToolResult};
-use super::{Names, Tracker, UnmatchedResult};
+use super::{indices, Names, Tracker, UnmatchedResult};
 use crate::args::ArgsReader;
 use crate::events::{JsonStr, Kept, Message, Opaque, Outcome, Tool};
 use crate::quote::{quoted, quoted_list};
-use crate::sort::sort;
 use crate::violation::{Severity, Violation};
 
 impl Tracker {
@@ -359,7 +358,7 @@ impl Tracker {
     /// calls and its interrupts.
     fn finish_run(&mut self, index: usize, result: Option<Opaque>, outcome: Option<Outcome>) {
         let mut mine = std::mem::take(&mut self.run_calls);
-        sort(&mut mine);
+        indices::sort(&mut mine);
         mine.dedup();
         if let Some(Outcome::Interrupt { interrupts }) = &outcome {
             self.open_interrupts(index, interrupts);

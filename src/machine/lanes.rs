@@ -7,10 +7,9 @@
 //! explicit event closes its own lane first (rule C5).
 
 use super::plan::{CallRef, Op, Plan, Target};
-use super::Tracker;
+use super::{indices, Tracker};
 use crate::events::{JsonStr, Opaque, Text};
 use crate::quote::{quoted, quoted_or_none};
-use crate::sort::sort;
 use crate::violation::Violation;
 use crate::HashMap;
 
@@ -346,7 +345,7 @@ impl Tracker {
             return;
         }
         let mut held = self.lanes.tool.values();
-        sort(&mut held);
+        indices::sort(&mut held);
         for index in held {
             if abandon {
                 plan.abandon(index);

@@ -30,7 +30,9 @@ fn random_word() -> u64 {
 /// numbers, and draws the salt, before the first tracker reads a number
 /// (its options) or makes a map.
 pub fn install() {
-    crate::number::set_float_reader(host_number);
-    crate::number::set_float_writer(host_string);
-    crate::hashing::set_salt([random_word(), random_word()]);
+    crate::host::install(crate::host::Host {
+        read_float: host_number,
+        write_float: host_string,
+        salt: [random_word(), random_word()],
+    });
 }
