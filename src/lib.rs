@@ -55,7 +55,8 @@ pub mod args;
 mod digits;
 #[doc(hidden)]
 pub mod events;
-mod hashing;
+#[doc(hidden)]
+pub mod hashing;
 mod host;
 #[doc(hidden)]
 pub mod machine;

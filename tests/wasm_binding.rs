@@ -1,8 +1,10 @@
 //! The wasm binding, run by wasm-bindgen-test in Node and in headless Chromium.
 #![cfg(target_arch = "wasm32")]
 
+use agui_tool_calls::hashing;
 use agui_tool_calls::wasm::WasmTracker;
 use serde_json::{json, Value};
+use std::hash::BuildHasher;
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn record(text: String) -> Value {
@@ -152,6 +154,23 @@ fn e1_sse_bytes_split_inside_a_utf8_sequence_are_decoded() {
     assert!(tracker.take_change(false) > 1, "text appended to one call");
     let (header, text) = tracker.text_change();
     assert_eq!(&text[..header[3] as usize], "😀".as_bytes());
+}
+
+/// The id maps' hashes are keyed by bits the host drew before the first
+/// tracker (`RandomState`'s keys are predictable addresses in wasm): ids
+/// that collide under one page's keys do not collide under another's.
+#[wasm_bindgen_test]
+fn the_id_maps_hash_with_the_salt_the_host_drew() {
+    let _tracker = started();
+    let salt = hashing::installed_salt().expect("the binding installs its host");
+    assert_ne!(salt, [0, 0]);
+    let ours = hashing::Salted::default();
+    for id in ["call_1", "call_2", ""] {
+        assert_eq!(
+            ours.hash_one(id),
+            hashing::Salted::with_salt(salt).hash_one(id)
+        );
+    }
 }
 
 #[wasm_bindgen_test]
