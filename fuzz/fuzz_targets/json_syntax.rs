@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(Opaque::from_json(text).is_ok(), valid, "{text:?}");
     let refused_as_invalid = match Event::from_json(text) {
         Ok(_) => false,
-        Err(e) => e.message().starts_with("invalid JSON"),
+        // No path: the text is no event at all (an event type of its own
+        // may start the message of a field's error with the same words).
+        Err(e) => e.path().is_none() && e.message().starts_with("invalid JSON"),
     };
     assert_eq!(refused_as_invalid, !valid, "{text:?}");
 });

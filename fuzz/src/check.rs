@@ -2,7 +2,9 @@
 
 use crate::script::Step;
 use agui_tool_calls::events::RunInput;
-use agui_tool_calls::{CallStatus, Tracker, Violation};
+use agui_tool_calls::{
+    CallStatus, ToolCall, ToolMessage, Tracker, Violation, ABANDONED_CONTENT, CANCELLED_CONTENT,
+};
 
 /// What a reader of the tracker sees, violations aside: every call, the run,
 /// unmatched results, and the tool messages for the next run. A refused
@@ -201,6 +203,23 @@ fn check_lists(t: &Tracker) {
         let call = t
             .call(&message.tool_call_id)
             .expect("a tool message answers a known call");
-        assert!(call.answered());
+        assert!(
+            call.answered() || closes(&message, call),
+            "{message:?} neither answers nor closes {call:?}"
+        );
     }
+}
+
+/// Whether `message` is the closing message of a call its run left
+/// unanswered (rules F11 and L8): abandoned, or cancelled, and not pending.
+fn closes(message: &ToolMessage, call: &ToolCall) -> bool {
+    let (error, content) = if call.cancelled {
+        ("cancelled", CANCELLED_CONTENT)
+    } else {
+        ("abandoned", ABANDONED_CONTENT)
+    };
+    !call.pending
+        && message.id.starts_with(&format!("{}:closed", call.id))
+        && message.error.as_deref() == Some(error)
+        && message.content.get() == serde_json::to_string(content).unwrap()
 }
