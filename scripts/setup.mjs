@@ -9,6 +9,7 @@
 //   - the npm devDependencies, from the committed lockfile
 //   - Chromium and ChromeDriver (Debian packages) for the browser tests
 //   - xz (Debian's xz-utils), which packs the embedded wasm module
+//   - a C++ compiler (Debian's g++), which the fuzz crate's libFuzzer needs
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import path from "node:path";
@@ -104,6 +105,11 @@ function ensureXz() {
   if (capture("xz", ["--version"]) === null) aptInstall(["xz-utils"]);
 }
 
+/** A C++ compiler: `npm test` replays the fuzz targets, and their crate builds libFuzzer (fuzz/tests/replay.rs). */
+function ensureCxx() {
+  if (capture("c++", ["--version"]) === null) aptInstall(["g++"]);
+}
+
 /** Everything but the npm dependencies: what cargo and the browser tests need. */
 export function setupSystem() {
   ensurePinnedToolchain();
@@ -111,6 +117,7 @@ export function setupSystem() {
   ensureWasmBindgenCli();
   ensureChromium();
   ensureXz();
+  ensureCxx();
 }
 
 export function setup() {

@@ -27,6 +27,7 @@ import { setupSystem } from "./setup.mjs";
 
 const wasmTarget = ["--target", "wasm32-unknown-unknown"];
 const unpack = ["--manifest-path", "unpack/Cargo.toml"];
+const fuzz = ["--manifest-path", "fuzz/Cargo.toml"];
 const inChromium = { CHROMEDRIVER: "/usr/bin/chromedriver", WASM_BINDGEN_USE_BROWSER: "1", CI: "1" };
 const logs = path.join(root, "target", "npm-test");
 const packageLog = path.join(logs, "package-lane.log");
@@ -203,6 +204,11 @@ main(async () => {
         // where release (fat LTO, 22 s to build the three test binaries
         // against 2 s) would wrap silently.
         ["unpack: tests against xz, linted", "cargo", ["test", ...unpack], lint],
+        // The fuzz targets' checks on stable, without libFuzzer, over what
+        // fuzz runs found and generated inputs (fuzz/tests/replay.rs): a
+        // check the code outgrew fails here, not in the next fuzz run.
+        ["fuzz: cargo fmt", "cargo", ["fmt", ...fuzz, "--check"]],
+        ["fuzz: targets replayed, linted", "cargo", ["test", ...fuzz], lint],
         ["wasm tests, Node, linted", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], lint],
         // The same build: the environment differs only in what cargo does not track.
         ["wasm tests, Chromium", "cargo", ["test", ...wasmTarget, "--test", "wasm_binding"], { ...lint, ...inChromium }],
