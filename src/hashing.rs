@@ -62,7 +62,12 @@ impl BuildHasher for Salted {
     }
 }
 
-/// The salt the installed host drew, `None` without a host.
+/// The salt the installed host drew, `None` without a host (natively,
+/// always: only the wasm binding installs one).
+///
+/// ```
+/// assert_eq!(agui_tool_calls::hashing::installed_salt(), None);
+/// ```
 pub fn installed_salt() -> Option<[u64; 2]> {
     crate::host::get().map(|host| host.salt)
 }

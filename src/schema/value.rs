@@ -41,8 +41,8 @@ pub(crate) fn canonical(value: &Value) -> String {
                 stack.push(Step::Text("}"));
                 // serde_json's map (a B-tree: this crate does not enable
                 // `preserve_order`) already iterates in key order; sorting
-                // here would link one more sort into the wasm.
-                // Pushed in order, then turned round: iterating the
+                // here would link one more sort into the wasm. Its members
+                // are pushed in order, then turned round: iterating the
                 // B-tree backwards would link its backward walk (0.2 KB).
                 let at = stack.len();
                 for (i, (k, v)) in map.iter().enumerate() {
