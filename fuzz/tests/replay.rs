@@ -1,7 +1,7 @@
 //! The fuzz targets on stable Rust, without libFuzzer (`npm test`): every
 //! input under `regressions/<target>/` (what fuzz runs found, kept once
-//! fixed), the example streams' events in each target's input format, and
-//! inputs a seeded generator makes from them. A target's check that the
+//! fixed), the corpus entries kept under `seeds/<target>/`, and inputs a
+//! seeded generator makes from them. A target's check that the
 //! code has outgrown fails here, and not only in the next fuzz run.
 
 use agui_tool_calls_fuzz::targets;
@@ -34,7 +34,7 @@ const TARGETS: [Target; 7] = [
     Target {
         name: "schema",
         run: targets::schema::run,
-        generated: 1000,
+        generated: 300,
     },
     Target {
         name: "json_syntax",
@@ -66,65 +66,15 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The example streams' events, one JSON text each, per stream.
-fn example_streams() -> Vec<Vec<String>> {
-    let dir = fuzz_dir().join("..").join("examples").join("streams");
-    files(&dir)
-        .into_iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            text.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(str::to_owned)
-                .collect()
-        })
-        .collect()
-}
-
-/// Seed inputs in `target`'s input format (see each target's module).
+/// Kept corpus entries of `target` (`fuzz/seeds/<target>/`): a sample of
+/// what a fuzz run's corpus held, the seeds `npm run fuzz` writes from the
+/// example streams among them, each in the target's input format.
 fn seeds(target: &str) -> Vec<Vec<u8>> {
-    let streams = example_streams();
-    assert!(!streams.is_empty(), "the example streams are read");
-    let framed = |bytes: &[u8]| [&[0u8][..], bytes].concat();
-    let mut out = Vec::new();
-    for events in &streams {
-        match target {
-            "json_syntax" => out.extend(events.iter().map(|e| e.as_bytes().to_vec())),
-            "plain_args" => out.extend(
-                events
-                    .iter()
-                    .filter_map(|e| e.strip_prefix(r#"{"type":"TOOL_CALL_ARGS","#))
-                    .map(|tail| tail.as_bytes().to_vec()),
-            ),
-            "sse_split" => {
-                let sse: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
-                out.push(framed(sse.as_bytes()));
-            }
-            "args_reader" => {
-                let mut text = String::new();
-                for e in events {
-                    let event: serde_json::Value = serde_json::from_str(e).unwrap_or_default();
-                    if let Some(delta) = event["delta"].as_str() {
-                        text.push_str(delta);
-                    }
-                }
-                out.push(framed(text.as_bytes()));
-            }
-            _ => {}
-        }
-    }
-    // Kept corpus entries, where the examples give no seed (the scripts of
-    // `tracker_events` are `arbitrary`'s reading of raw bytes).
-    for path in files(&fuzz_dir().join("seeds").join(target)) {
-        out.push(std::fs::read(path).unwrap());
-    }
-    if target == "saved_load" {
-        out.extend([
-            b"\x00{\"version\":1}".to_vec(),
-            b"\x01{\"version\":1}".to_vec(),
-        ]);
-    }
+    let out: Vec<Vec<u8>> = files(&fuzz_dir().join("seeds").join(target))
+        .into_iter()
+        .map(|path| std::fs::read(path).unwrap())
+        .collect();
+    assert!(!out.is_empty(), "{target} keeps seeds");
     out
 }
 
@@ -145,7 +95,7 @@ impl Generator {
 
     /// Random bytes, or a seed with a few bytes changed, cut or repeated.
     fn input(&mut self, seeds: &[Vec<u8>]) -> Vec<u8> {
-        if seeds.is_empty() || self.below(3) == 0 {
+        if self.below(3) == 0 {
             let len = self.below(400);
             return (0..len).map(|_| self.next() as u8).collect();
         }
