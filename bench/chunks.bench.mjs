@@ -1,10 +1,12 @@
 // Chunked streams across subagent lanes: CPU time per pair of events (one
 // TOOL_CALL_CHUNK opening a new call, one TEXT_MESSAGE_CHUNK opening a new
 // message, both from the same subagent) with 250, 1,000 and 4,000 calls
-// already in the thread, over 50 lanes. No list is filtered per event
-// (rule N1), but each list a record changes is copied once (`calls`, and a
-// derived list a call enters or leaves): the figures grow with the
-// thread by that copy (about 1.2-1.7x from 250 to 4,000 calls).
+// already in the thread, over 50 lanes. No list is filtered or copied per
+// event (rule N1): a long list is edited, and made when read (here, never;
+// once per 32 edits), so the three figures should be about equal. Then
+// whole calls (a start, 21 deltas and an end, the open call read after
+// each delta) after as many: the records' lists edited, the deltas'
+// snapshots made over them.
 // `npm run build` first, then `node bench/chunks.bench.mjs`.
 import { ToolCallTracker } from "../pkg/index.js";
 
@@ -49,8 +51,39 @@ function perPair(calls) {
   return best;
 }
 
+/** Pushes call `i` whole: its start, 21 deltas (each snapshot's open call read) and its end. */
+function pushCall(tracker, i) {
+  const toolCallId = `call-${i}`;
+  tracker.push({ type: "TOOL_CALL_START", toolCallId, toolCallName: "lookup" });
+  tracker.push({ type: "TOOL_CALL_ARGS", toolCallId, delta: "[" });
+  for (let k = 0; k < 19; k++) void tracker.push({ type: "TOOL_CALL_ARGS", toolCallId, delta: `${k},` }).openCalls[0].argsText;
+  tracker.push({ type: "TOOL_CALL_ARGS", toolCallId, delta: "0]" });
+  tracker.push({ type: "TOOL_CALL_END", toolCallId });
+}
+
+/** Best of three: µs per event of 300 calls streamed whole after `calls` calls. */
+function perEvent(calls) {
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const tracker = new ToolCallTracker();
+    tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    for (let i = 0; i < calls; i++) pushCall(tracker, i);
+    const micros = cpuMicros(() => {
+      for (let i = calls; i < calls + 300; i++) pushCall(tracker, i);
+    });
+    best = Math.min(best, micros / (300 * 23));
+    tracker.free?.();
+  }
+  return best;
+}
+
 perPair(250); // warm-up
 console.log(`chunk pairs over ${LANES} subagent lanes, CPU time, best of 3 x ${MEASURED} pairs`);
 for (const calls of SIZES) {
   console.log(`${String(calls).padStart(5)} calls: ${perPair(calls).toFixed(1).padStart(7)} µs per pair`);
+}
+perEvent(250); // warm-up
+console.log(`\ncalls streamed whole (start, 21 deltas, end), one lane, CPU time, best of 3 x 300 calls`);
+for (const calls of SIZES) {
+  console.log(`${String(calls).padStart(5)} calls: ${perEvent(calls).toFixed(2).padStart(7)} µs per event`);
 }

@@ -9,6 +9,7 @@
 // concatenation (a rope in JS engines), never by a copy out of wasm memory.
 
 import { PartialValueBuilder } from "./partial-value.js";
+import { INSERT, PATCH_FROM, PatchedList, REMOVE, SET } from "./patched-list.js";
 
 // The records' types are generated from the Rust types (wire.d.ts), and this
 // file is type-checked against them (tests/js/wire-types.test.mjs).
@@ -17,6 +18,10 @@ import { PartialValueBuilder } from "./partial-value.js";
 /** @typedef {import("./wire").Violation} Violation */
 /** @typedef {import("./wire").SubagentRecord} SubagentRecord */
 /** @typedef {Omit<ChangeRecord, "violations"> & { violations: readonly Violation[] }} Changes */
+/**
+ * @template T
+ * @typedef {import("./patched-list.js").List<T>} List
+ */
 
 const EMPTY = Object.freeze([]);
 
@@ -336,9 +341,18 @@ const isOpen = (c) => c.status === "open";
 const isCompleted = (c) => c.status === "complete";
 const isPending = (c) => c.pending;
 
+/**
+ * A snapshot's fields, as the builder reads them.
+ * @typedef {Readonly<{ version: number, run: any, calls: readonly ToolCallState[], openCalls: readonly ToolCallState[], completedCalls: readonly ToolCallState[], pendingCalls: readonly ToolCallState[], violations: readonly Violation[], fatal: any, unmatchedResults: readonly any[], interrupts: readonly any[], standingApprovals: readonly any[], subagents: readonly any[] }>} Snapshot
+ */
+/**
+ * A snapshot's fields other than its version and lists.
+ * @typedef {Omit<Snapshot, "version" | "calls" | "openCalls" | "completedCalls" | "pendingCalls">} Rest
+ */
+
 /** Keeps the current snapshot and folds change records into new ones. */
 export class SnapshotBuilder {
-  /** @type {Readonly<{ version: number, calls: readonly ToolCallState[], violations: readonly Violation[], [key: string]: any }>} */
+  /** @type {Snapshot} */
   #snapshot = Object.freeze({
     version: 0,
     run: Object.freeze({ status: "idle" }),
@@ -354,8 +368,17 @@ export class SnapshotBuilder {
     subagents: EMPTY,
   });
 
-  /** Whether the snapshot patches its `calls` (a long thread's, after a delta: see `DeltaSnapshot`). */
-  #patched = false;
+  // The current snapshot's lists: in a long thread, patched ones (see
+  // `PatchedList`), which the snapshot makes when read and the builder
+  // edits without making them.
+  /** @type {List<ToolCallState>} */
+  #calls = EMPTY;
+  /** @type {List<ToolCallState>} */
+  #openCalls = EMPTY;
+  /** @type {List<ToolCallState>} */
+  #completedCalls = EMPTY;
+  /** @type {List<ToolCallState>} */
+  #pendingCalls = EMPTY;
 
   /** Each subagent's place in `subagents`, by id. @type {Map<string, number>} */
   #subagentIndex = new Map();
@@ -380,24 +403,25 @@ export class SnapshotBuilder {
     const prev = this.#snapshot;
     if (changes.version === prev.version) return prev;
     const changed = changes.calls;
-    const calls = changed.length ? this.#calls(prev.calls, changed) : prev.calls;
-    this.#patched = false;
+    const before = this.#calls;
+    const calls = changed.length ? nextCalls(before, changed) : before;
     const { open, completed, pending } = this.#members;
-    this.#snapshot = Object.freeze({
-      version: changes.version,
-      run: changes.run ? deepFreeze(changes.run) : prev.run,
+    return this.#settle(
+      changes.version,
       calls,
-      openCalls: derived(prev.openCalls, open, isOpen, prev.calls, calls, changed),
-      completedCalls: derived(prev.completedCalls, completed, isCompleted, prev.calls, calls, changed),
-      pendingCalls: derived(prev.pendingCalls, pending, isPending, prev.calls, calls, changed),
-      violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
-      fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
-      unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
-      interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
-      standingApprovals: changes.standingApprovals ? sameList(prev.standingApprovals, changes.standingApprovals) : prev.standingApprovals,
-      subagents: changed.length || changes.subagents ? this.#subagents(prev, calls, changes) : prev.subagents,
-    });
-    return this.#snapshot;
+      derived(this.#openCalls, open, isOpen, before, calls, changed),
+      derived(this.#completedCalls, completed, isCompleted, before, calls, changed),
+      derived(this.#pendingCalls, pending, isPending, before, calls, changed),
+      {
+        run: changes.run ? deepFreeze(changes.run) : prev.run,
+        violations: changes.violations.length || changes.counted ? violationsAfter(prev.violations, changes) : prev.violations,
+        fatal: changes.fatal ? deepFreeze(changes.fatal) : prev.fatal,
+        unmatchedResults: changes.unmatchedResults ? appended(prev.unmatchedResults, changes.unmatchedResults) : prev.unmatchedResults,
+        interrupts: changes.interrupts ? (changes.interrupts.length ? deepFreeze(changes.interrupts) : EMPTY) : prev.interrupts,
+        standingApprovals: changes.standingApprovals ? sameList(prev.standingApprovals, changes.standingApprovals) : prev.standingApprovals,
+        subagents: changed.length || changes.subagents ? this.#subagents(prev.subagents, before, calls, changes) : prev.subagents,
+      },
+    );
   }
 
   /**
@@ -405,34 +429,36 @@ export class SnapshotBuilder {
    * each new call of a subagent appended to its `callIds` (calls never
    * change owner); a subagent announced after some of its calls finds them
    * by one pass over the calls, once.
-   * @param {any} prev
-   * @param {readonly ToolCallState[]} calls
+   * @param {readonly any[]} subagents
+   * @param {List<ToolCallState>} before
+   * @param {List<ToolCallState>} calls
    * @param {Changes} changes
    */
-  #subagents(prev, calls, changes) {
+  #subagents(subagents, before, calls, changes) {
     /** @type {any[] | null} */
     let next = null;
     const at = this.#subagentIndex;
     for (const change of changes.calls) {
       const index = change.subagentRunId === undefined ? undefined : at.get(change.subagentRunId);
-      if (index === undefined || prev.calls[change.index] !== undefined) continue;
-      next ??= copy(prev.subagents);
+      if (index === undefined || PatchedList.at(before, change.index) !== undefined) continue;
+      next ??= copy(subagents);
       next[index] = Object.freeze({ ...next[index], callIds: Object.freeze([...next[index].callIds, change.id]) });
     }
     for (const record of changes.subagents ?? EMPTY) {
-      next ??= copy(prev.subagents);
-      const before = next[record.index];
-      if (before === undefined) at.set(record.subagentRunId, record.index);
-      next[record.index] = subagentState(record, before ? before.callIds : ownedBy(calls, record.subagentRunId));
+      next ??= copy(subagents);
+      const known = next[record.index];
+      if (known === undefined) at.set(record.subagentRunId, record.index);
+      next[record.index] = subagentState(record, known ? known.callIds : ownedBy(PatchedList.items(calls), record.subagentRunId));
     }
-    return next ? Object.freeze(next) : prev.subagents;
+    return next ? Object.freeze(next) : subagents;
   }
 
   /**
    * Folds in text appended to one open call and nothing else (the core's
    * commonest change, which it reports without a record): the call's next
-   * state replaces it in `calls` and in the derived lists it is in, found
-   * directly; everything else is the previous snapshot's.
+   * state replaces it in `calls` and in `openCalls` (an open call is in no
+   * other list), found directly; everything else is the previous
+   * snapshot's.
    * @param {number} version
    * @param {number} index
    * @param {string} append
@@ -443,166 +469,194 @@ export class SnapshotBuilder {
     // The core reports text alone only for a call open in the last
     // snapshot (its status did not change) and with a new version.
     const prev = this.#snapshot;
-    const over = this.#patched ? /** @type {DeltaSnapshot} */ (/** @type {unknown} */ (prev)) : undefined;
-    const call = ToolCallState.appended(over ? DeltaSnapshot.callAt(over, index) : prev.calls[index], append, cut, suffix);
-    // A long thread's list is patched (see `DeltaSnapshot`) unless every
-    // call is open: `openCalls` is then `calls` itself (see `derived`).
-    // An open call is in `openCalls` alone (never completed nor pending).
-    if (over !== undefined || (prev.openCalls !== prev.calls && prev.calls.length >= PATCH_FROM)) {
-      this.#patched = true;
-      const openCalls = replaced(prev.openCalls, position(this.#members.open, index), call);
-      // `calls` is an accessor the class declares no type for.
-      return (this.#snapshot = /** @type {any} */ (new DeltaSnapshot(prev, version, openCalls, index, call, over)));
+    const before = this.#calls;
+    if (!(before instanceof PatchedList) && before.length < PATCH_FROM) {
+      // A short thread's, the commonest: the lists are arrays, copied,
+      // and the snapshot a literal, with no list checked for patches.
+      const call = ToolCallState.appended(before[index], append, cut, suffix);
+      const calls = replaced(before, index, call);
+      const open = prev.openCalls;
+      const openCalls = open === before ? calls : replaced(open, position(this.#members.open, index), call);
+      this.#calls = calls;
+      this.#openCalls = openCalls;
+      return (this.#snapshot = Object.freeze({
+        version,
+        run: prev.run,
+        calls,
+        openCalls,
+        completedCalls: prev.completedCalls,
+        pendingCalls: prev.pendingCalls,
+        violations: prev.violations,
+        fatal: prev.fatal,
+        unmatchedResults: prev.unmatchedResults,
+        interrupts: prev.interrupts,
+        standingApprovals: prev.standingApprovals,
+        subagents: prev.subagents,
+      }));
     }
-    const calls = replaced(prev.calls, index, call);
-    const openCalls = prev.openCalls === prev.calls ? calls : replaced(prev.openCalls, position(this.#members.open, index), call);
-    this.#snapshot = Object.freeze({
-      version,
-      run: prev.run,
-      calls,
-      openCalls,
-      completedCalls: prev.completedCalls,
-      pendingCalls: prev.pendingCalls,
-      violations: prev.violations,
-      fatal: prev.fatal,
-      unmatchedResults: prev.unmatchedResults,
-      interrupts: prev.interrupts,
-      standingApprovals: prev.standingApprovals,
-      subagents: prev.subagents,
-    });
-    return this.#snapshot;
+    const call = ToolCallState.appended(PatchedList.at(before, index), append, cut, suffix);
+    const calls = PatchedList.replaced(before, index, call);
+    // Every call open: `openCalls` is `calls` itself (see `derived`).
+    const open = this.#openCalls;
+    const openCalls = open === before ? calls : PatchedList.replaced(open, position(this.#members.open, index), call);
+    // The lists a delta does not change are made at its first: each
+    // accessor costs a delta about as much as the rest of its snapshot,
+    // and a call streams many deltas between two records.
+    const completedCalls = PatchedList.items(this.#completedCalls);
+    const pendingCalls = PatchedList.items(this.#pendingCalls);
+    return this.#settle(version, calls, openCalls, completedCalls, pendingCalls, prev);
   }
 
   /**
-   * @param {readonly ToolCallState[]} prevCalls
-   * @param {CallRecord[]} changed
+   * Makes the current snapshot from its version, its lists and the other
+   * fields (`rest`: after a delta, the previous snapshot), in a plain
+   * snapshot's order: a plain frozen object when every list is an array
+   * (a short thread's), a `LazySnapshot` otherwise.
+   * @param {number} version
+   * @param {List<ToolCallState>} calls
+   * @param {List<ToolCallState>} openCalls
+   * @param {List<ToolCallState>} completedCalls
+   * @param {List<ToolCallState>} pendingCalls
+   * @param {Rest} rest
    */
-  #calls(prevCalls, changed) {
-    const next = copy(prevCalls);
-    for (const change of changed) next[change.index] = ToolCallState.next(prevCalls[change.index], change);
-    return Object.freeze(next);
+  #settle(version, calls, openCalls, completedCalls, pendingCalls, rest) {
+    this.#calls = calls;
+    this.#openCalls = openCalls;
+    this.#completedCalls = completedCalls;
+    this.#pendingCalls = pendingCalls;
+    if (calls instanceof PatchedList || openCalls instanceof PatchedList || completedCalls instanceof PatchedList || pendingCalls instanceof PatchedList) {
+      // `LazySnapshot` has the fields of a plain snapshot, which the class declares no type for.
+      return (this.#snapshot = /** @type {any} */ (new LazySnapshot(version, calls, openCalls, completedCalls, pendingCalls, rest)));
+    }
+    return (this.#snapshot = Object.freeze({
+      version,
+      run: rest.run,
+      calls,
+      openCalls,
+      completedCalls,
+      pendingCalls,
+      violations: rest.violations,
+      fatal: rest.fatal,
+      unmatchedResults: rest.unmatchedResults,
+      interrupts: rest.interrupts,
+      standingApprovals: rest.standingApprovals,
+      subagents: rest.subagents,
+    }));
   }
 }
 
 /**
- * Past this many calls, the snapshot after text appended to an open call
- * makes its `calls` when first read rather than at once: a copy of every
- * call per delta made a delta's cost grow with the thread (with 3,000
- * earlier calls, 2.2x the cost of the same delta with none, in Node).
- * Below it, the copy costs less than the accessor that defers it.
+ * `calls` after a record: each changed call's next state in its place
+ * (a new call's is the list's length).
+ * @param {List<ToolCallState>} calls
+ * @param {CallRecord[]} changed
+ * @returns {List<ToolCallState>}
  */
-const PATCH_FROM = 128;
-/** At most this many calls patched over one list; one more makes the list. */
-const MAX_PATCHED = 16;
+function nextCalls(calls, changed) {
+  if (!(calls instanceof PatchedList) && calls.length < PATCH_FROM) {
+    // A short thread's: one copy, no edits (a record's path).
+    const next = copy(calls);
+    for (const change of changed) next[change.index] = ToolCallState.next(calls[change.index], change);
+    return Object.freeze(next);
+  }
+  const edits = [];
+  for (const change of changed) edits.push(SET, change.index, ToolCallState.next(PatchedList.at(calls, change.index), change));
+  return PatchedList.edited(calls, edits);
+}
 
 /**
- * The snapshot after text appended to one open call of a long thread:
- * its `calls` is `#base` (an earlier snapshot's list) with the calls at
- * `#at` replaced by `#items`, made on first read and kept, so a delta
- * costs no pass over the thread while nobody reads `calls` (a card reads
- * its call through `openCalls`, a binding once a frame). `calls` is an
- * own enumerable accessor in its place among the fields, so
- * `{...snapshot}`, `JSON.stringify` and `structuredClone` carry it, in a
- * plain snapshot's order. Frozen like any snapshot: only the private
- * fields that make the list change, once. (A short thread's delta makes
- * a plain snapshot, as a record does.)
+ * A snapshot whose patched lists are made when first read (see
+ * `PatchedList`), so an event in a long thread costs no copy of a list
+ * while nobody reads it. Each such list is an own enumerable accessor in
+ * its place among the fields, so `{...snapshot}`, `JSON.stringify` and
+ * `structuredClone` carry it, in a plain snapshot's order; the other
+ * fields are plain. Frozen like any snapshot: the lists it makes are kept
+ * by the patched lists themselves.
  */
-class DeltaSnapshot {
-  /** @type {readonly ToolCallState[] | undefined} */
-  #base;
-  /** @type {readonly number[]} */
-  #at = EMPTY;
-  /** @type {readonly ToolCallState[]} */
-  #items = EMPTY;
-  /** @type {readonly ToolCallState[] | undefined} */
+class LazySnapshot {
+  /** @type {PatchedList<ToolCallState> | undefined} */
   #calls;
+  /** @type {PatchedList<ToolCallState> | undefined} */
+  #openCalls;
+  /** @type {PatchedList<ToolCallState> | undefined} */
+  #completedCalls;
+  /** @type {PatchedList<ToolCallState> | undefined} */
+  #pendingCalls;
 
   /**
-   * `snapshot.calls[index]`, without making a patched list.
-   * @param {DeltaSnapshot} snapshot
-   * @param {number} index
-   */
-  static callAt(snapshot, index) {
-    if (snapshot.#base === undefined) return /** @type {any} */ (snapshot).calls[index];
-    const at = snapshot.#at.indexOf(index);
-    return at < 0 ? snapshot.#base[index] : snapshot.#items[at];
-  }
-
-  /**
-   * `prev` with `call` at `index` of `calls` (patched, over `over`'s
-   * patches when `prev` is a patched snapshot) and the given
-   * `openCalls`; frozen.
-   * @param {any} prev
+   * The fields of a plain snapshot, in its order (a test compares the
+   * keys): the version and the lists given, the others from `rest` (the
+   * previous snapshot, after a delta). A field added to the snapshot is
+   * added here.
    * @param {number} version
-   * @param {readonly ToolCallState[]} openCalls
-   * @param {number} index
-   * @param {ToolCallState} call
-   * @param {DeltaSnapshot | undefined} over
+   * @param {List<ToolCallState>} calls
+   * @param {List<ToolCallState>} openCalls
+   * @param {List<ToolCallState>} completedCalls
+   * @param {List<ToolCallState>} pendingCalls
+   * @param {Rest} rest
    */
-  constructor(prev, version, openCalls, index, call, over) {
-    // The fields of `appendText`'s plain snapshot, in its order (a test
-    // compares the keys): a field added there is added here.
+  constructor(version, calls, openCalls, completedCalls, pendingCalls, rest) {
+    // A patched list is kept in its private field for its accessor; a
+    // plain one is the public field alone, no private store.
+    const lists = LazySnapshot.#lists;
     this.version = version;
-    this.run = prev.run;
-    Object.defineProperty(this, "calls", DeltaSnapshot.#accessor);
-    this.#patch(prev, index, call, over);
-    this.openCalls = openCalls;
-    this.completedCalls = prev.completedCalls;
-    this.pendingCalls = prev.pendingCalls;
-    this.violations = prev.violations;
-    this.fatal = prev.fatal;
-    this.unmatchedResults = prev.unmatchedResults;
-    this.interrupts = prev.interrupts;
-    this.standingApprovals = prev.standingApprovals;
-    this.subagents = prev.subagents;
+    this.run = rest.run;
+    if (calls instanceof PatchedList) {
+      this.#calls = calls;
+      Object.defineProperty(this, "calls", lists.calls);
+    } else this.calls = calls;
+    if (openCalls instanceof PatchedList) {
+      this.#openCalls = openCalls;
+      Object.defineProperty(this, "openCalls", lists.openCalls);
+    } else this.openCalls = openCalls;
+    if (completedCalls instanceof PatchedList) {
+      this.#completedCalls = completedCalls;
+      Object.defineProperty(this, "completedCalls", lists.completedCalls);
+    } else this.completedCalls = completedCalls;
+    if (pendingCalls instanceof PatchedList) {
+      this.#pendingCalls = pendingCalls;
+      Object.defineProperty(this, "pendingCalls", lists.pendingCalls);
+    } else this.pendingCalls = pendingCalls;
+    this.violations = rest.violations;
+    this.fatal = rest.fatal;
+    this.unmatchedResults = rest.unmatchedResults;
+    this.interrupts = rest.interrupts;
+    this.standingApprovals = rest.standingApprovals;
+    this.subagents = rest.subagents;
     Object.freeze(this);
   }
 
-  static #accessor = {
-    enumerable: true,
-    get() {
-      return this.#made();
+  /** The accessors of the lists, each making its list when first read; shared by every instance. */
+  static #lists = {
+    calls: {
+      enumerable: true,
+      /** @this {LazySnapshot} */
+      get() {
+        return /** @type {PatchedList<ToolCallState>} */ (this.#calls).items();
+      },
+    },
+    openCalls: {
+      enumerable: true,
+      /** @this {LazySnapshot} */
+      get() {
+        return /** @type {PatchedList<ToolCallState>} */ (this.#openCalls).items();
+      },
+    },
+    completedCalls: {
+      enumerable: true,
+      /** @this {LazySnapshot} */
+      get() {
+        return /** @type {PatchedList<ToolCallState>} */ (this.#completedCalls).items();
+      },
+    },
+    pendingCalls: {
+      enumerable: true,
+      /** @this {LazySnapshot} */
+      get() {
+        return /** @type {PatchedList<ToolCallState>} */ (this.#pendingCalls).items();
+      },
     },
   };
-
-  /**
-   * Patches over `over`'s base (`prev` patched) while its list is not
-   * made and the patches stay few (one call streaming: its item
-   * replaced, the usual case); over `prev.calls` otherwise.
-   * @param {any} prev
-   * @param {number} index
-   * @param {ToolCallState} call
-   * @param {DeltaSnapshot | undefined} over
-   */
-  #patch(prev, index, call, over) {
-    if (over !== undefined && over.#base !== undefined) {
-      const at = over.#at.indexOf(index);
-      if (at >= 0 || over.#at.length < MAX_PATCHED) {
-        this.#base = over.#base;
-        this.#at = at < 0 ? [...over.#at, index] : over.#at;
-        const items = [...over.#items];
-        items[at < 0 ? items.length : at] = call;
-        this.#items = items;
-        return;
-      }
-    }
-    this.#base = prev.calls;
-    this.#at = [index];
-    this.#items = [call];
-  }
-
-  /** `calls` once patched: the base list with the patched calls, made once. */
-  #made() {
-    if (this.#base !== undefined) {
-      const next = copy(this.#base);
-      for (let i = 0; i < this.#at.length; i++) next[this.#at[i]] = this.#items[i];
-      this.#calls = Object.freeze(next);
-      // The list holds them now: the older list and states are not kept alive by this snapshot.
-      this.#base = undefined;
-      this.#at = this.#items = EMPTY;
-    }
-    return /** @type {readonly ToolCallState[]} */ (this.#calls);
-  }
 }
 
 /**
@@ -664,40 +718,42 @@ function appended(list, added) {
 
 /**
  * A derived list after some calls changed. Untouched when no changed call
- * was or is a member; otherwise a copy with each changed member replaced,
+ * was or is a member; otherwise edited: each changed member replaced,
  * added or removed in place, at the position its call index has in
  * `members` (ascending, updated here): first-start order, in time
- * proportional to the changes plus one copy of the list, never a filter
- * over every call (rule N1). A list holding every call is `after`.
- * @param {readonly ToolCallState[]} list
+ * proportional to the changes (plus one copy of a short list), never a
+ * filter over every call (rule N1). A list holding every call is `after`.
+ * @param {List<ToolCallState>} list
  * @param {number[]} members
  * @param {(call: ToolCallState) => boolean} keep
- * @param {readonly ToolCallState[]} before
- * @param {readonly ToolCallState[]} after
+ * @param {List<ToolCallState>} before
+ * @param {List<ToolCallState>} after
  * @param {readonly { index: number }[]} changed
  */
 export function derived(list, members, keep, before, after, changed) {
-  /** @type {ToolCallState[] | null} */
-  let next = null;
+  /** @type {any[] | null} */
+  let edits = null;
   for (const { index } of changed) {
-    const was = before[index] !== undefined && keep(before[index]);
-    const is = keep(after[index]);
+    const then = PatchedList.at(before, index);
+    const now = /** @type {ToolCallState} */ (PatchedList.at(after, index));
+    const was = then !== undefined && keep(then);
+    const is = keep(now);
     if (!was && !is) continue;
-    next ??= copy(list);
+    edits ??= [];
     const at = position(members, index);
-    if (was && is) next[at] = after[index];
+    if (was && is) edits.push(SET, at, now);
     else if (is) {
       members.splice(at, 0, index);
-      next.splice(at, 0, after[index]);
+      edits.push(INSERT, at, now);
     } else {
       members.splice(at, 1);
-      next.splice(at, 1);
+      edits.push(REMOVE, at, undefined);
     }
   }
-  if (!next) return list;
+  if (!edits) return list;
   // Every call a member: the list is `after` itself (members keep the
-  // calls' order), one array fewer to copy and freeze per change.
-  return next.length === after.length ? after : Object.freeze(next);
+  // calls' order), one list fewer to make per change.
+  return members.length === PatchedList.size(after) ? after : PatchedList.edited(list, edits);
 }
 
 /**

@@ -404,7 +404,7 @@ const pagesModules = Object.fromEntries(
  * the loader with `rebundleTracker`. The glue's file stays in the package
  * for the worker warm-up alone; the modules' bytes stay files of their own.
  */
-export const bundledIntoTracker = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js", "wasm-load.js", `${crate}.js`];
+export const bundledIntoTracker = ["snapshot.js", "patched-list.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js", "wasm-load.js", `${crate}.js`];
 /**
  * The bindings, each an entry of its own with the shared store
  * (`store.js`): never in the main entry's module graph, minified like the

@@ -165,7 +165,7 @@ test("the module a stream runs carries V8's compile hint on line 1", () => {
 });
 
 test("the tracker bundles its own modules, the loader and the glue, no page module imports one of them, and each entry's graph holds its own wasm module alone", () => {
-  const bundled = ["snapshot.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js", "wasm-load.js"];
+  const bundled = ["snapshot.js", "patched-list.js", "partial-value.js", "next-run.js", "processing.js", "resume.js", "outgoing.js", "arguments.js", "warm-up.js", "wasm-text.js", "wasm-load.js"];
   for (const name of bundled) assert.ok(!existsSync(path.join(pkgDir, name)), `${name} ships apart`);
   const imports = (name) => [...readFileSync(path.join(pkgDir, name), "utf8").matchAll(/(?:from|import)\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
   assert.deepEqual(imports("tracker.js"), []);
@@ -194,6 +194,7 @@ test("the minified page modules map back to js/: each source map carries its sou
   const built = {
     "tracker.js": [
       "js/partial-value.js",
+      "js/patched-list.js",
       "js/snapshot.js",
       "js/next-run.js",
       "js/processing.js",
