@@ -113,9 +113,11 @@ export class PatchedList {
   }
 
   /**
-   * `list` with `item` at `at`: `edited` with one `SET` (a delta's path,
-   * kept short: a copy for a short list, and the call streaming replaced
-   * among the edits of a patched one).
+   * `list` with `item` at `at`: `edited` with one `SET`, on a delta's
+   * path. A short list is copied without the edit's array. A delta
+   * copies the edits it goes over, so over a list with many (a long
+   * thread's records since it was made) its edits are a level of their
+   * own, and a delta copies those few.
    * @template T
    * @param {List<T>} list
    * @param {number} at
@@ -123,32 +125,18 @@ export class PatchedList {
    * @returns {List<T>}
    */
   static replaced(list, at, item) {
-    if (list instanceof PatchedList || list.length >= PATCH_FROM) return PatchedList.#replacedIn(list, at, item);
-    const next = [...list];
-    next[at] = item;
-    return Object.freeze(next);
-  }
-
-  /**
-   * `replaced` for a long or patched list: the streaming call's `SET`
-   * replaced among a few edits, or one more. A delta copies the edits it
-   * goes over, so over a list with many (a long thread's records since
-   * it was made) its edits are a level of their own, and a delta copies
-   * those few.
-   * @template T
-   * @param {List<T>} list
-   * @param {number} at
-   * @param {T} item
-   * @returns {List<T>}
-   */
-  static #replacedIn(list, at, item) {
-    if (!(list instanceof PatchedList)) return new PatchedList(list, [SET, at, item], Math.max(list.length, at + 1));
-    if (list.#made !== undefined) return PatchedList.#replacedIn(list.#made, at, item);
-    const edits = list.#edits;
-    const length = Math.max(list.#length, at + 1);
-    if (edits.length <= 3 * FEW_EDITS) return new PatchedList(/** @type {List<T>} */ (list.#base), merged(edits, [SET, at, item]), length);
-    if (list.#base instanceof PatchedList) return PatchedList.edited(list, [SET, at, item]);
-    return new PatchedList(list, [SET, at, item], length);
+    if (!(list instanceof PatchedList) && list.length < PATCH_FROM) {
+      const next = [...list];
+      next[at] = item;
+      return Object.freeze(next);
+    }
+    const edit = [SET, at, item];
+    if (list instanceof PatchedList && list.#made === undefined) {
+      const length = Math.max(list.#length, at + 1);
+      if (list.#edits.length <= 3 * FEW_EDITS) return new PatchedList(/** @type {List<T>} */ (list.#base), merged(list.#edits, edit), length);
+      if (!(list.#base instanceof PatchedList)) return new PatchedList(list, edit, length);
+    }
+    return PatchedList.edited(list, edit);
   }
 
   /**

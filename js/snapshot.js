@@ -9,7 +9,7 @@
 // concatenation (a rope in JS engines), never by a copy out of wasm memory.
 
 import { PartialValueBuilder } from "./partial-value.js";
-import { INSERT, PATCH_FROM, PatchedList, REMOVE, SET } from "./patched-list.js";
+import { INSERT, PatchedList, REMOVE, SET } from "./patched-list.js";
 
 // The records' types are generated from the Rust types (wire.d.ts), and this
 // file is type-checked against them (tests/js/wire-types.test.mjs).
@@ -470,30 +470,6 @@ export class SnapshotBuilder {
     // snapshot (its status did not change) and with a new version.
     const prev = this.#snapshot;
     const before = this.#calls;
-    if (!(before instanceof PatchedList) && before.length < PATCH_FROM) {
-      // A short thread's, the commonest: the lists are arrays, copied,
-      // and the snapshot a literal, with no list checked for patches.
-      const call = ToolCallState.appended(before[index], append, cut, suffix);
-      const calls = replaced(before, index, call);
-      const open = prev.openCalls;
-      const openCalls = open === before ? calls : replaced(open, position(this.#members.open, index), call);
-      this.#calls = calls;
-      this.#openCalls = openCalls;
-      return (this.#snapshot = Object.freeze({
-        version,
-        run: prev.run,
-        calls,
-        openCalls,
-        completedCalls: prev.completedCalls,
-        pendingCalls: prev.pendingCalls,
-        violations: prev.violations,
-        fatal: prev.fatal,
-        unmatchedResults: prev.unmatchedResults,
-        interrupts: prev.interrupts,
-        standingApprovals: prev.standingApprovals,
-        subagents: prev.subagents,
-      }));
-    }
     const call = ToolCallState.appended(PatchedList.at(before, index), append, cut, suffix);
     const calls = PatchedList.replaced(before, index, call);
     // Every call open: `openCalls` is `calls` itself (see `derived`).
@@ -553,12 +529,6 @@ export class SnapshotBuilder {
  * @returns {List<ToolCallState>}
  */
 function nextCalls(calls, changed) {
-  if (!(calls instanceof PatchedList) && calls.length < PATCH_FROM) {
-    // A short thread's: one copy, no edits (a record's path).
-    const next = copy(calls);
-    for (const change of changed) next[change.index] = ToolCallState.next(calls[change.index], change);
-    return Object.freeze(next);
-  }
   const edits = [];
   for (const change of changed) edits.push(SET, change.index, ToolCallState.next(PatchedList.at(calls, change.index), change));
   return PatchedList.edited(calls, edits);
@@ -770,18 +740,6 @@ function position(members, index) {
     else high = mid;
   }
   return low;
-}
-
-/**
- * A frozen copy of `list` with `item` at `at`.
- * @param {readonly ToolCallState[]} list
- * @param {number} at
- * @param {ToolCallState} item
- */
-function replaced(list, at, item) {
-  const next = copy(list);
-  next[at] = item;
-  return Object.freeze(next);
 }
 
 // Copies of frozen arrays: engines take a slow path for `slice` and
