@@ -4,7 +4,7 @@
 //! than zopfli's gzip, so every page downloads about 9 KB less); no
 //! engine decodes LZMA natively, and in JS the decoder ran 20 to 40 times
 //! slower than the host's gunzip on a cold page. So this crate, built for
-//! wasm32 on its own (about 2 KB), decodes it, and the loader compiles
+//! wasm32 on its own (about 4 KB), decodes it, and the loader compiles
 //! the result. The input is the package's own, checked when it is built
 //! (the build decodes it through this module and compares), never data
 //! from a stream; corrupt input is still refused, not trusted.
@@ -13,6 +13,10 @@
 //! literal and position parameters, the dictionary size, the size), then
 //! the range-coded stream. The output is one buffer of known size, so the
 //! dictionary is the output itself.
+//!
+//! What the LZMA stream holds is the module's split form: its code section
+//! with the opcodes and each kind of operand apart, which LZMA compresses
+//! better; [`code::join`] puts it back together.
 //!
 //! ```
 //! use agui_tool_calls_unpack::{decode, probabilities};
@@ -29,6 +33,8 @@
 //! ```
 // std natively, for its tests; none in the module.
 #![cfg_attr(target_arch = "wasm32", no_std)]
+
+pub mod code;
 
 // Where each group of probabilities starts in the one table.
 const IS_MATCH: usize = 0;
@@ -300,25 +306,31 @@ impl<'a> Coder<'a> {
     }
 }
 
-/// The module's entry point: decodes the `input_len` bytes at `at` into
-/// the `output_len` bytes after them, with the probabilities after those
-/// (from the next even address). Returns 0, or 1 when the input is corrupt.
+/// The module's entry point: decodes the `input_len` bytes at `at` (the
+/// LZMA stream of a module's split form, see [`code`]) into the
+/// `output_len` bytes after them, with the split form after those and the
+/// probabilities after that (from the next even address). Returns 0, or 1
+/// when the input is corrupt.
 #[cfg(target_arch = "wasm32")]
 // The export's name, which the loader calls; no other symbol has it.
 #[allow(unsafe_code)]
 #[no_mangle]
 pub extern "C" fn unpack(at: usize, input_len: usize, output_len: usize) -> u32 {
     let output = at + input_len;
-    let probs = (output + output_len + 1) & !1;
+    let split = output + output_len;
+    let split_len = output_len + code::HEADER;
+    let probs = (split + split_len + 1) & !1;
     let Some(count) = memory(at, 1).first().copied().and_then(probabilities) else {
         return 1;
     };
     let input = memory(at, input_len);
-    let out = memory(output, output_len);
+    let split = memory(split, split_len);
     // SAFETY: as for `memory` below; the address is even, as a `u16` needs.
     #[allow(unsafe_code)]
     let probs = unsafe { core::slice::from_raw_parts_mut(probs as *mut u16, count) };
-    u32::from(decode(input, out, probs).is_err())
+    let joined =
+        decode(input, split, probs).and_then(|()| code::join(split, memory(output, output_len)));
+    u32::from(joined.is_err())
 }
 
 /// `len` bytes of the module's memory from `at`.
@@ -327,7 +339,7 @@ fn memory(at: usize, len: usize) -> &'static mut [u8] {
     // SAFETY: the loader (js/wasm-embedded.js) grows the memory to hold the
     // region it passes, starting past everything this module uses (it has
     // no allocator and no data past its stack), and reads the output only
-    // after `unpack` returns: the three parts are disjoint and nothing else
+    // after `unpack` returns: the four parts are disjoint and nothing else
     // reaches them while the slices live.
     #[allow(unsafe_code)]
     unsafe {

@@ -1,0 +1,148 @@
+// A wasm module's split form, which the build compresses with LZMA in its
+// place: the code section's opcodes in one stream and each kind of operand
+// in a stream of its own. Each stream then repeats itself more than the
+// interleaved code did, and LZMA finds it: the module's LZMA stream 8%
+// smaller (docs/size.md, "The code section split by operand"). The
+// package's decoder (unpack/src/code.rs) puts the module back together;
+// the layout and the streams are defined there.
+
+/** The streams, by their index in the split form (unpack/src/code.rs). */
+const SIZE = 0;
+const LOCALS = 1;
+const BLOCK = 2;
+const BRANCH = 3;
+const LOCAL = 4;
+const GLOBAL = 5;
+const OFFSET = 6;
+const I32 = 7;
+const I64 = 8;
+const FLOAT = 9;
+const MISC = 10;
+const OP = 11;
+const STREAMS = 12;
+/** The header: the length of the bytes before the code section's contents, then each stream's, as little-endian u32s. */
+const HEADER = 4 * (1 + STREAMS);
+
+/**
+ * The split form of `wasm`, `HEADER` bytes longer than it. Throws on an
+ * instruction it does not know (a SIMD one, say), which the decoder could
+ * not give back: the build then fails rather than ship it.
+ * @param {Uint8Array} wasm
+ * @returns {Buffer}
+ */
+export function split(wasm) {
+  const code = codeSection(wasm);
+  const streams = Array.from({ length: STREAMS }, () => []);
+  const r = new Reader(wasm, code.start, streams);
+  const count = r.leb(SIZE);
+  for (let f = 0; f < count; f++) {
+    const size = r.leb(SIZE);
+    const end = r.at + size;
+    const declarations = r.leb(LOCALS);
+    for (let i = 0; i < declarations; i++) {
+      r.leb(LOCALS);
+      r.copy(LOCALS, 1);
+    }
+    while (r.at < end) r.instruction();
+    if (r.at !== end) throw new Error(`wasm-split: function ${f} does not end at its size`);
+  }
+  if (r.at !== code.end) throw new Error("wasm-split: the code section does not end at its size");
+  const header = Buffer.alloc(HEADER);
+  header.writeUInt32LE(code.start, 0);
+  streams.forEach((bytes, i) => header.writeUInt32LE(bytes.length, 4 * (1 + i)));
+  return Buffer.concat([header, wasm.subarray(0, code.start), ...streams.map((bytes) => Buffer.from(bytes)), wasm.subarray(code.end)]);
+}
+
+/** Where the code section's contents start and end. */
+function codeSection(wasm) {
+  const r = new Reader(wasm, 8, []);
+  while (r.at < wasm.length) {
+    const id = wasm[r.at++];
+    const size = r.value();
+    if (id === 10) return { start: r.at, end: r.at + size };
+    r.at += size;
+  }
+  throw new Error("wasm-split: no code section");
+}
+
+/** Reads the code, copying each part to its stream. */
+class Reader {
+  constructor(bytes, at, streams) {
+    this.bytes = bytes;
+    this.at = at;
+    this.streams = streams;
+  }
+
+  /** An unsigned LEB128 number, not copied. */
+  value() {
+    let value = 0;
+    let scale = 1;
+    let byte;
+    do {
+      byte = this.bytes[this.at++];
+      value += (byte & 0x7f) * scale;
+      scale *= 128;
+    } while (byte & 0x80);
+    return value;
+  }
+
+  /** Copies one LEB128 number to stream `s`; returns it (as unsigned). */
+  leb(s) {
+    const from = this.at;
+    const value = this.value();
+    this.streams[s].push(...this.bytes.subarray(from, this.at));
+    return value;
+  }
+
+  /** Copies `n` bytes to stream `s`. */
+  copy(s, n) {
+    this.streams[s].push(...this.bytes.subarray(this.at, this.at + n));
+    this.at += n;
+  }
+
+  /** One instruction: its opcode, then each operand to its stream. */
+  instruction() {
+    const op = this.bytes[this.at];
+    this.copy(OP, 1);
+    if (op >= 0x02 && op <= 0x04) this.leb(BLOCK);
+    else if (op === 0x0c || op === 0x0d) this.leb(BRANCH);
+    else if (op === 0x0e) {
+      const targets = this.leb(BRANCH);
+      for (let i = 0; i <= targets; i++) this.leb(BRANCH);
+    } else if (op === 0x10 || op === 0xd2) this.leb(OP);
+    else if (op === 0x11) {
+      this.leb(OP);
+      this.leb(MISC);
+    } else if (op === 0x1c) this.copy(MISC, this.leb(MISC));
+    else if (op >= 0x20 && op <= 0x22) this.leb(LOCAL);
+    else if (op === 0x23 || op === 0x24) this.leb(GLOBAL);
+    else if (op === 0x25 || op === 0x26) this.leb(MISC);
+    else if (op >= 0x28 && op <= 0x3e) {
+      this.leb(OP);
+      this.leb(OFFSET);
+    } else if (op === 0x3f || op === 0x40 || op === 0xd0) this.copy(MISC, 1);
+    else if (op === 0x41) this.leb(I32);
+    else if (op === 0x42) this.leb(I64);
+    else if (op === 0x43) this.copy(FLOAT, 4);
+    else if (op === 0x44) this.copy(FLOAT, 8);
+    else if (op === 0xfc) this.prefixed(this.leb(OP));
+    else if (!noOperands(op)) throw new Error(`wasm-split: unknown opcode 0x${op.toString(16)} at byte ${this.at - 1}`);
+  }
+
+  /** The operands of `0xfc` instruction `sub`. */
+  prefixed(sub) {
+    if (sub === 8) {
+      this.leb(MISC);
+      this.copy(MISC, 1);
+    } else if (sub === 9 || sub === 13 || (sub >= 15 && sub <= 17)) this.leb(MISC);
+    else if (sub === 10) this.copy(MISC, 2);
+    else if (sub === 11) this.copy(MISC, 1);
+    else if (sub === 12 || sub === 14) {
+      this.leb(MISC);
+      this.leb(MISC);
+    } else if (sub > 7) throw new Error(`wasm-split: unknown instruction 0xfc ${sub}`);
+  }
+}
+
+/** Whether `op` is an instruction without operands: control, parametric and numeric ones. */
+const noOperands = (op) => op <= 0x01 || op === 0x05 || op === 0x0b || op === 0x0f || op === 0x1a || op === 0x1b || (op >= 0x45 && op <= 0xc4) || op === 0xd1;
