@@ -105,10 +105,10 @@ export function unpacked(name = (chosen ??= sources.full ? "full" : "main")) {
   const { exports } = new WebAssembly.Instance(new WebAssembly.Module(decodeBase64(unpackBase64)));
   const { memory, unpack } = /** @type {{ memory: WebAssembly.Memory, unpack: (at: number, packed: number, size: number) => number }} */ (exports);
   // Past everything the decoder uses: the input, the output, the split
-  // module (the output's size and a 52-byte header, see unpack/src/code.rs),
+  // module (the output's size and a 64-byte header, see unpack/src/code.rs),
   // then its probabilities (at most 2 * 14,135 bytes, from an even address).
   const at = memory.buffer.byteLength;
-  memory.grow(Math.ceil((packed.length + 2 * wasmSize + 52 + 28_272) / 65_536));
+  memory.grow(Math.ceil((packed.length + 2 * wasmSize + 64 + 28_272) / 65_536));
   new Uint8Array(memory.buffer, at, packed.length).set(packed);
   if (unpack(at, packed.length, wasmSize) !== 0) throw new Error("agui-tool-calls: the embedded wasm module is corrupt");
   return new Uint8Array(memory.buffer, at + packed.length, wasmSize);

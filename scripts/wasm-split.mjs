@@ -11,17 +11,20 @@ const SIZE = 0;
 const LOCALS = 1;
 const BLOCK = 2;
 const BRANCH = 3;
-const LOCAL = 4;
-const GLOBAL = 5;
-const OFFSET = 6;
-const I32 = 7;
-const I64 = 8;
-const FLOAT = 9;
-const MISC = 10;
-const OP = 11;
-const STREAMS = 12;
+const BRANCH_IF = 4;
+const SET = 5;
+const LOCAL = 6;
+const GLOBAL = 7;
+const STORE = 8;
+const OFFSET = 9;
+const I32 = 10;
+const I64 = 11;
+const FLOAT = 12;
+const MISC = 13;
+const OP = 14;
+export const STREAMS = 15;
 /** The header: the length of the bytes before the code section's contents, then each stream's, as little-endian u32s. */
-const HEADER = 4 * (1 + STREAMS);
+export const HEADER = 4 * (1 + STREAMS);
 
 /**
  * The split form of `wasm`, `HEADER` bytes longer than it. Throws on an
@@ -105,7 +108,8 @@ class Reader {
     const op = this.bytes[this.at];
     this.copy(OP, 1);
     if (op >= 0x02 && op <= 0x04) this.leb(BLOCK);
-    else if (op === 0x0c || op === 0x0d) this.leb(BRANCH);
+    else if (op === 0x0c) this.leb(BRANCH);
+    else if (op === 0x0d) this.leb(BRANCH_IF);
     else if (op === 0x0e) {
       const targets = this.leb(BRANCH);
       for (let i = 0; i <= targets; i++) this.leb(BRANCH);
@@ -114,12 +118,13 @@ class Reader {
       this.leb(OP);
       this.leb(MISC);
     } else if (op === 0x1c) this.copy(MISC, this.leb(MISC));
-    else if (op >= 0x20 && op <= 0x22) this.leb(LOCAL);
+    else if (op === 0x20) this.leb(LOCAL);
+    else if (op === 0x21 || op === 0x22) this.leb(SET);
     else if (op === 0x23 || op === 0x24) this.leb(GLOBAL);
     else if (op === 0x25 || op === 0x26) this.leb(MISC);
     else if (op >= 0x28 && op <= 0x3e) {
       this.leb(OP);
-      this.leb(OFFSET);
+      this.leb(op >= 0x36 ? STORE : OFFSET);
     } else if (op === 0x3f || op === 0x40 || op === 0xd0) this.copy(MISC, 1);
     else if (op === 0x41) this.leb(I32);
     else if (op === 0x42) this.leb(I64);

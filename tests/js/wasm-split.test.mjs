@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { split } from "../../scripts/wasm-split.mjs";
+import { HEADER, STREAMS, split } from "../../scripts/wasm-split.mjs";
 import { pkgDir } from "./support/paths.mjs";
 
 const { provide, unpacked } = await import(pathToFileURL(path.join(pkgDir, "tracker.js")).href);
@@ -74,15 +74,15 @@ test("every kind of instruction comes back byte for byte, locals and sizes of se
   const wasm = module(body([[3, 0x7f], [0x81, 0x01, 0x7e]], everyKind), body([], [0x0b]), body([[1, 0x7c]], new Array(200).fill(0x01).concat(0x0b)));
   const splitForm = split(wasm);
   // The header: the bytes before the code section's contents, then each stream's length.
-  const [before, ...streams] = Array.from({ length: 13 }, (_, i) => splitForm.readUInt32LE(4 * i));
+  const [before, ...streams] = Array.from({ length: 1 + STREAMS }, (_, i) => splitForm.readUInt32LE(4 * i));
   const after = section(0, [4, ...Buffer.from("name"), 1, 2, 3]).length;
-  assert.equal(splitForm.length, 52 + wasm.length);
+  assert.equal(splitForm.length, HEADER + wasm.length);
   assert.equal(before + streams.reduce((a, b) => a + b, 0) + after, wasm.length);
-  assert.deepEqual([...splitForm.subarray(52, 52 + before)], [...wasm.subarray(0, before)]);
+  assert.deepEqual([...splitForm.subarray(HEADER, HEADER + before)], [...wasm.subarray(0, before)]);
   // The opcodes are the last stream, with the called functions' indices and
   // nothing else of the first instructions: block types and branch depths
   // are in streams of their own.
-  const ops = 52 + before + streams.slice(0, 11).reduce((a, b) => a + b, 0);
+  const ops = HEADER + before + streams.slice(0, -1).reduce((a, b) => a + b, 0);
   assert.deepEqual([...splitForm.subarray(ops, ops + 14)], [0x02, 0x03, 0x04, 0x0c, 0x0d, 0x0e, 0x10, 0xff, 0x01, 0x11, 0x05, 0xd2, 0x07, 0x1c]);
   assert.deepEqual(roundTrip("kinds", splitForm, wasm.length), Buffer.from(wasm));
 });
@@ -100,10 +100,10 @@ test("an instruction the decoder would not know fails the split, so the build st
 test("a split form whose streams do not add up is refused as corrupt, not decoded into something else", () => {
   const wasm = module(body([], everyKind));
   const good = split(wasm);
-  // One byte moved from the opcodes to the local indices: the same total, the wrong streams.
+  // One byte moved from the opcodes (the last stream) to the first: the same total, the wrong streams.
   const moved = Buffer.from(good);
-  moved.writeUInt32LE(good.readUInt32LE(4 * 5) + 1, 4 * 5);
-  moved.writeUInt32LE(good.readUInt32LE(4 * 12) - 1, 4 * 12);
+  moved.writeUInt32LE(good.readUInt32LE(4) + 1, 4);
+  moved.writeUInt32LE(good.readUInt32LE(4 * STREAMS) - 1, 4 * STREAMS);
   assert.throws(() => roundTrip("moved", moved, wasm.length), /the embedded wasm module is corrupt/);
   // The bytes before the code one longer: every stream read from one byte on.
   const shifted = Buffer.from(good);

@@ -22,8 +22,8 @@
 //! split[0] = 8; // the preamble's length
 //! split[4] = 2; // the sizes: the function count, then its size
 //! split[8] = 1; // the locals: their count
-//! split[32] = 1; // the `i32.const` values
-//! split[48] = 2; // the opcodes
+//! split[44] = 1; // the `i32.const` values
+//! split[60] = 2; // the opcodes
 //! split.extend_from_slice(b"preamble");
 //! split.extend_from_slice(&[1, 4, 0, 5, 0x41, 0x0b]);
 //! let mut out = [0u8; 8 + 6];
@@ -34,37 +34,45 @@
 use crate::Corrupt;
 
 /// How many streams the code is split into.
-pub const STREAMS: usize = 12;
+pub const STREAMS: usize = 15;
 /// The header's length: the preamble's length, then each stream's.
 pub const HEADER: usize = 4 * (1 + STREAMS);
 
 // The streams, in their order in the split form. The build measured this
 // grouping smallest: a memory access's alignment and a call's function
-// index follow their opcode closely, so they stay with the opcodes.
+// index follow their opcode closely, so they stay with the opcodes; the
+// locals read and written, the loads' and the stores' offsets, and the
+// depths of `br` and `br_if` each differ enough to be apart.
 /// The function count, then each function's size.
 const SIZE: usize = 0;
 /// Each function's local declarations.
 const LOCALS: usize = 1;
 /// Block types.
 const BLOCK: usize = 2;
-/// Branch depths (`br`, `br_if`, `br_table`).
+/// Branch depths of `br` and `br_table`.
 const BRANCH: usize = 3;
-/// `local.get`, `local.set`, `local.tee` indices.
-const LOCAL: usize = 4;
+/// Branch depths of `br_if`.
+const BRANCH_IF: usize = 4;
+/// `local.set` and `local.tee` indices.
+const SET: usize = 5;
+/// `local.get` indices.
+const LOCAL: usize = 6;
 /// `global.get`, `global.set` indices.
-const GLOBAL: usize = 5;
-/// Memory offsets of loads and stores.
-const OFFSET: usize = 6;
+const GLOBAL: usize = 7;
+/// Memory offsets of stores.
+const STORE: usize = 8;
+/// Memory offsets of loads.
+const OFFSET: usize = 9;
 /// `i32.const` values.
-const I32: usize = 7;
+const I32: usize = 10;
 /// `i64.const` values.
-const I64: usize = 8;
+const I64: usize = 11;
 /// `f32.const` and `f64.const` bytes.
-const FLOAT: usize = 9;
+const FLOAT: usize = 12;
 /// Every other operand (tables, types of `select`, bulk memory...).
-const MISC: usize = 10;
+const MISC: usize = 13;
 /// Opcodes, with alignments, called functions and `0xfc` sub-opcodes.
-const OP: usize = 11;
+const OP: usize = 14;
 
 /// Writes the module that `split` (see the module's docs) is the split
 /// form of into `out`, which it must fill exactly.
@@ -252,17 +260,20 @@ const fn bytes(n: u8, s: usize) -> u8 {
 
 /// The instructions with operands, by runs of opcodes: the first and the
 /// last opcode, then their operands (at most two; 0 for none).
-const RUNS: [[u8; 4]; 15] = [
+const RUNS: [[u8; 4]; 18] = [
     [0x02, 0x04, leb(BLOCK), 0],
-    [0x0c, 0x0d, leb(BRANCH), 0],
+    [0x0c, 0x0c, leb(BRANCH), 0],
+    [0x0d, 0x0d, leb(BRANCH_IF), 0],
     [0x0e, 0x0e, (TARGETS << 4) | BRANCH as u8, 0],
     [0x10, 0x10, leb(OP), 0],
     [0x11, 0x11, leb(OP), leb(MISC)],
     [0x1c, 0x1c, (TYPES << 4) | MISC as u8, 0],
-    [0x20, 0x22, leb(LOCAL), 0],
+    [0x20, 0x20, leb(LOCAL), 0],
+    [0x21, 0x22, leb(SET), 0],
     [0x23, 0x24, leb(GLOBAL), 0],
     [0x25, 0x26, leb(MISC), 0],
-    [0x28, 0x3e, leb(OP), leb(OFFSET)],
+    [0x28, 0x35, leb(OP), leb(OFFSET)],
+    [0x36, 0x3e, leb(OP), leb(STORE)],
     [0x3f, 0x40, bytes(1, MISC), 0],
     [0x41, 0x41, leb(I32), 0],
     [0x42, 0x42, leb(I64), 0],

@@ -18,9 +18,9 @@ fn example() -> (Vec<u8>, Vec<u8>) {
     let mut lengths = [0u32; STREAMS];
     lengths[0] = 3; // sizes: the count, then each function's
     lengths[1] = 4; // locals: each function's declarations
-    lengths[4] = 1; // local indices
-    lengths[7] = 1; // i32 constants
-    lengths[11] = 4; // opcodes
+    lengths[6] = 1; // `local.get` indices
+    lengths[10] = 1; // i32 constants
+    lengths[14] = 4; // opcodes
     let mut split: Vec<u8> = 8u32.to_le_bytes().to_vec();
     for length in lengths {
         split.extend_from_slice(&length.to_le_bytes());
