@@ -5,7 +5,7 @@
 // wasm-load.js (bench/load.bench.mjs measures both). Nothing runs at
 // import: `init` (or, in Node, `loadNow`) starts the work.
 //
-// LZMA, not gzip, with the module's code split by operand first: 12.7 KB
+// LZMA, not gzip, with the module's code split by operand first: 13 KB
 // less for every page to download (docs/size.md, "The module embedded as
 // LZMA" and "The code section split by operand"); no host decodes it, so
 // a 4 KB wasm module of the package's own (unpack/) does, synchronously,
