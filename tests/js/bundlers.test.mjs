@@ -36,8 +36,13 @@ async function pageResult(dist) {
 
 // The app's own warning: one bundle over webpack's 244 KiB hint or Vite's
 // 500 kB (React, and @ag-ui/client with its dependencies, are most of it).
-// Any other warning fails the build's test.
-const sizeHints = (warnings) => warnings.filter((w) => !/asset size limit|entrypoint size limit|webpack performance recommendations|chunks are larger than 500 kB/.test(w));
+// And Vite 8's note that plugin callbacks took most of a build
+// ([PLUGIN_TIMINGS]): it times the machine, and a loaded one gets it
+// (Vite's own worker plugin, 3.5 s for one call in a 4.1 s build, against
+// 0.8 s for the whole build on an idle machine). Any other warning fails
+// the build's test.
+const packageWarnings = (warnings) =>
+  warnings.filter((w) => !/asset size limit|entrypoint size limit|webpack performance recommendations|chunks are larger than 500 kB|\[PLUGIN_TIMINGS\]/.test(w));
 
 // Every entry works, the tracker rendered through the hooks and fed by
 // HttpAgent; `init()` started no warm-up worker.
@@ -93,7 +98,7 @@ for (const [vite, version] of bundlers) {
     const warnings = [];
     const dist = await viteBuild("bundle-entries", vite, warnings);
     assert.deepEqual(await pageResult(dist), entries);
-    assert.deepEqual(sizeHints(warnings), []);
+    assert.deepEqual(packageWarnings(warnings), []);
     // A minifier that finds the embedded string in two places may copy it into both.
     assert.deepEqual(embeddedCopies(dist), { main: 1, full: 0 }, "the main entry's wasm module is in the bundle once");
   });
@@ -102,7 +107,7 @@ for (const [vite, version] of bundlers) {
     const warnings = [];
     const dist = await viteBuild("bundle-full", vite, warnings);
     assert.deepEqual(await pageResult(dist), full);
-    assert.deepEqual(sizeHints(warnings), []);
+    assert.deepEqual(packageWarnings(warnings), []);
     assert.deepEqual(embeddedCopies(dist), { main: 0, full: 1 });
   });
 
@@ -115,7 +120,7 @@ test("webpack 5.113: every entry, no configuration, no warning", async () => {
   const warnings = [];
   const dist = await webpackBuild("bundle-entries", warnings);
   assert.deepEqual(await pageResult(dist), entries);
-  assert.deepEqual(sizeHints(warnings), []);
+  assert.deepEqual(packageWarnings(warnings), []);
   assert.deepEqual(embeddedCopies(dist), { main: 1, full: 0 }, "the main entry's wasm module is in the bundle once");
 });
 
@@ -123,7 +128,7 @@ test("webpack 5.113: the full entry, its wasm module alone", async () => {
   const warnings = [];
   const dist = await webpackBuild("bundle-full", warnings);
   assert.deepEqual(await pageResult(dist), full);
-  assert.deepEqual(sizeHints(warnings), []);
+  assert.deepEqual(packageWarnings(warnings), []);
   assert.deepEqual(embeddedCopies(dist), { main: 0, full: 1 });
 });
 
