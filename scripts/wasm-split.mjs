@@ -69,7 +69,7 @@ function codeSection(wasm) {
 }
 
 /** Reads the code, copying each part to its stream. */
-class Reader {
+export class Reader {
   constructor(bytes, at, streams) {
     this.bytes = bytes;
     this.at = at;
@@ -103,6 +103,11 @@ class Reader {
     this.at += n;
   }
 
+  /** The function index of a `call` or `ref.func`: with the opcodes, since a callee follows its call closely. */
+  callee() {
+    this.leb(OP);
+  }
+
   /** One instruction: its opcode, then each operand to its stream. */
   instruction() {
     const op = this.bytes[this.at];
@@ -113,7 +118,7 @@ class Reader {
     else if (op === 0x0e) {
       const targets = this.leb(BRANCH);
       for (let i = 0; i <= targets; i++) this.leb(BRANCH);
-    } else if (op === 0x10 || op === 0xd2) this.leb(OP);
+    } else if (op === 0x10 || op === 0xd2) this.callee();
     else if (op === 0x11) {
       this.leb(OP);
       this.leb(MISC);

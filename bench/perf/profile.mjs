@@ -103,8 +103,10 @@ async function profiledInChromium(pkgDir, key) {
 
 /**
  * pkg/ with the build's wasm-opt pass minus the stripping of names (the
- * main entry's module), and the tracker's modules as js/ holds them, unbundled and unminified, so that
- * each layer's time is found by its file.
+ * main entry's module; nor are its functions ordered by likeness, which
+ * moves code but not what runs), and the tracker's modules as js/ holds
+ * them, unbundled and unminified, so that each layer's time is found by
+ * its file.
  */
 async function namedPackage() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "agui-profile-"));
