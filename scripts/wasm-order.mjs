@@ -5,6 +5,7 @@
 // table elements, the start function) is renumbered to the new order, and
 // imported functions keep theirs.
 
+import { Bytes, interfaceItems, sections as sectionsOf, uleb } from "./wasm-binary.mjs";
 import { Reader, STREAMS } from "./wasm-split.mjs";
 
 /**
@@ -34,8 +35,8 @@ export function ordered(wasm) {
   };
   const parts = [wasm.subarray(0, 8)];
   for (const { id, start, end } of sections) {
-    if (id === 0 && Buffer.from(new Bytes(wasm, start, end).name().subarray(1)).toString() === "name") throw new Error("wasm-order: a name section would name the wrong functions");
-    const content = rewrite[id] ? Buffer.concat(rewrite[id](new Bytes(wasm, start, end))) : wasm.subarray(start, end);
+    if (id === 0 && new Bytes(wasm, start, end).text() === "name") throw new Error("wasm-order: a name section would name the wrong functions");
+    const content = rewrite[id] ? Buffer.concat(rewrite[id](new Renumbering(wasm, start, end))) : wasm.subarray(start, end);
     parts.push(Buffer.from([id]), uleb(content.length), content);
   }
   return Buffer.concat(parts);
@@ -88,35 +89,9 @@ function jaccard(a, b) {
   return either === 0 ? 0 : both / either;
 }
 
-/** Each section's id and where its contents start and end, in module order. */
-function sectionsOf(wasm) {
-  const sections = [];
-  const r = new Bytes(wasm, 8, wasm.length);
-  while (r.at < wasm.length) {
-    const id = wasm[r.at++];
-    const size = r.leb();
-    sections.push({ id, start: r.at, end: r.at + size });
-    r.at += size;
-  }
-  return sections;
-}
-
 /** How many functions the module imports: they come first in the index space. */
 function importedFunctions(wasm, section) {
-  if (!section) return 0;
-  const r = new Bytes(wasm, section.start, section.end);
-  let functions = 0;
-  for (let n = r.leb(); n > 0; n--) {
-    r.name();
-    r.name();
-    const kind = wasm[r.at++];
-    if (kind === 0) (functions++, r.leb());
-    else if (kind === 1) (r.at++, r.limits());
-    else if (kind === 2) r.limits();
-    else if (kind === 3) r.at += 2;
-    else throw new Error(`wasm-order: an import of kind ${kind}`);
-  }
-  return functions;
+  return section ? interfaceItems(wasm, section).filter((item) => item.kind === 0).length : 0;
 }
 
 /** Each function body of the code section: where its locals start (`code`) and where it ends. */
@@ -170,53 +145,8 @@ function vector(r, item, order) {
   return [uleb(items.length), ...(order ? order.map((i) => items[i]) : items)];
 }
 
-/** Reads a section's contents, returning what it read (renumbered where it names a function). */
-class Bytes {
-  constructor(wasm, at, end) {
-    this.wasm = wasm;
-    this.at = at;
-    this.end = end;
-  }
-
-  leb() {
-    let value = 0;
-    let scale = 1;
-    let byte;
-    do {
-      byte = this.wasm[this.at++];
-      value += (byte & 0x7f) * scale;
-      scale *= 128;
-    } while (byte & 0x80);
-    return value;
-  }
-
-  /** The next `n` bytes. */
-  bytes(n) {
-    this.at += n;
-    return this.wasm.subarray(this.at - n, this.at);
-  }
-
-  /** The bytes of an unsigned LEB128 number, as they are. */
-  number() {
-    const from = this.at;
-    this.leb();
-    return this.wasm.subarray(from, this.at);
-  }
-
-  /** A length-prefixed name. */
-  name() {
-    const from = this.at;
-    const length = this.leb();
-    this.at += length;
-    return this.wasm.subarray(from, this.at);
-  }
-
-  limits() {
-    const flags = this.wasm[this.at++];
-    this.leb();
-    if (flags & 1) this.leb();
-  }
-
+/** Reads a section's contents, returning what it read, renumbered where it names a function. */
+class Renumbering extends Bytes {
   /** A function index, renumbered. */
   func(renumber) {
     const index = this.leb();
@@ -255,16 +185,4 @@ class Bytes {
     for (let i = 0; i < count; i++) parts.push(this.func(renumber));
     return Buffer.concat(parts);
   }
-}
-
-/** `n` as unsigned LEB128. */
-function uleb(n) {
-  const out = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return Buffer.from(out);
 }
