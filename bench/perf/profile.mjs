@@ -20,6 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { copyTrackerSources, embedded, wasmFeatures, wasmOptLevel } from "../../scripts/build.mjs";
+import { renamed, shortNames } from "../../scripts/wasm-names.mjs";
 import { oursSse } from "./measure.mjs";
 import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
@@ -119,7 +120,8 @@ async function namedPackage() {
   // -g: keep the names section, which the build strips.
   const opt = spawnSync(path.join(root, "node_modules", ".bin", "wasm-opt"), [...wasmOptLevel, "-g", ...wasmFeatures, input, "-o", wasm], { stdio: "inherit" });
   if (opt.status !== 0) throw new Error("wasm-opt failed");
-  writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(readFileSync(wasm)));
+  // Its imports and exports by the letters the package's glue reads.
+  writeFileSync(path.join(dir, "wasm-bytes.js"), await embedded(renamed(readFileSync(wasm), shortNames(readFileSync(input)))));
   return dir;
 }
 
