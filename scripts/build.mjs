@@ -1,10 +1,10 @@
 // Builds the publishable package into pkg/:
 //   cargo (wasm32, release) -> wasm-bindgen (web target) -> wasm-opt
 //   -> its functions ordered by likeness, its imports and exports named
-//   by a letter -> the wasm, as a file or
-//   embedded (see `wasmLoading`; embedded, it is LZMA-packed, with the
-//   decoder of unpack/) -> the JS layer of js/ and what pkg-template/ adds
-//   (package.json, README, LICENSE).
+//   by a letter -> the wasm, as a file or embedded (see `wasmLoading`;
+//   embedded, it is LZMA-packed, with the decoder of unpack/) -> the JS
+//   layer of js/ and what pkg-template/ adds (package.json, README,
+//   LICENSE).
 //
 // Entries: js/index.js, the main entry (no top-level await: `init()`
 // loads the wasm module), js/init.js (its former name, `agui-tool-calls/init`),

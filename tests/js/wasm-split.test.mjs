@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { uleb } from "../../scripts/wasm-binary.mjs";
 import { HEADER, STREAMS, split } from "../../scripts/wasm-split.mjs";
 import { pkgDir } from "./support/paths.mjs";
 
@@ -17,16 +18,6 @@ const { provide, unpacked } = await import(pathToFileURL(path.join(pkgDir, "trac
 // The decoder the package ships: the third argument of `provide` in the main entry's bytes module (minified).
 const decoder = /\("main",\d+,"([^"]+)"/.exec(readFileSync(path.join(pkgDir, "wasm-bytes.js"), "utf8"))[1];
 
-const uleb = (n) => {
-  const out = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-};
 const section = (id, bytes) => [id, ...uleb(bytes.length), ...bytes];
 const body = (locals, code) => {
   const bytes = [...uleb(locals.length), ...locals.flat(), ...code];
