@@ -205,11 +205,10 @@ impl Streams<'_> {
     /// Copies one instruction: its opcode, then each operand from its stream.
     fn instruction(&mut self, w: &mut Writer<'_>) -> Result<(), Corrupt> {
         let op = self.byte(OP, w)?;
-        let [first, second] = match op {
-            0xfc => operands(u8::try_from(self.leb(OP, w)?).unwrap_or(0)),
-            0xd0 => [bytes(1, MISC), 0],
-            0xd2 => [leb(OP), 0],
-            _ => OPERANDS[usize::from(op)],
+        let [first, second] = if op == 0xfc {
+            operands(u8::try_from(self.leb(OP, w)?).unwrap_or(0))
+        } else {
+            OPERANDS[usize::from(op)]
         };
         if first != 0 {
             self.operand(first, w)?;
@@ -260,7 +259,7 @@ const fn bytes(n: u8, s: usize) -> u8 {
 
 /// The instructions with operands, by runs of opcodes: the first and the
 /// last opcode, then their operands (at most two; 0 for none).
-const RUNS: [[u8; 4]; 18] = [
+const RUNS: [[u8; 4]; 20] = [
     [0x02, 0x04, leb(BLOCK), 0],
     [0x0c, 0x0c, leb(BRANCH), 0],
     [0x0d, 0x0d, leb(BRANCH_IF), 0],
@@ -279,6 +278,8 @@ const RUNS: [[u8; 4]; 18] = [
     [0x42, 0x42, leb(I64), 0],
     [0x43, 0x43, bytes(4, FLOAT), 0],
     [0x44, 0x44, bytes(8, FLOAT), 0],
+    [0xd0, 0xd0, bytes(1, MISC), 0],
+    [0xd2, 0xd2, leb(OP), 0],
 ];
 
 /// The operands of each opcode (but `0xfc`'s), from `RUNS`: one lookup
