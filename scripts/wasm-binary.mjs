@@ -1,6 +1,6 @@
-// What the build's passes over the wasm module (wasm-order.mjs,
-// wasm-names.mjs) read and write of the binary format: LEB128 numbers,
-// names, sections, imports and exports.
+// What the build's passes over the wasm module (wasm-split.mjs,
+// wasm-order.mjs, wasm-names.mjs) read and write of the binary format:
+// LEB128 numbers, names, sections, imports and exports.
 
 /** Reads a wasm module from `at`. */
 export class Bytes {

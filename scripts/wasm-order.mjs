@@ -126,14 +126,14 @@ class Callees extends Reader {
     super(wasm, code, Array.from({ length: STREAMS }, () => ({ push() {} })));
     /** @type {[at: number, after: number, index: number][]} */
     this.found = [];
-    for (let declarations = this.value(); declarations > 0; declarations--) (this.value(), this.at++);
+    for (let declarations = this.leb(); declarations > 0; declarations--) (this.leb(), this.at++);
     while (this.at < end) this.instruction();
     if (this.at !== end) throw new Error("wasm-order: a function does not end at its size");
   }
 
   callee() {
     const at = this.at;
-    const index = this.value();
+    const index = this.leb();
     this.found.push([at, this.at, index]);
   }
 }

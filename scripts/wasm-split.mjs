@@ -6,6 +6,8 @@
 // package's decoder (unpack/src/code.rs) puts the module back together;
 // the layout and the streams are defined there.
 
+import { Bytes, sections } from "./wasm-binary.mjs";
+
 /** The streams, by their index in the split form (unpack/src/code.rs). */
 const SIZE = 0;
 const LOCALS = 1;
@@ -34,16 +36,17 @@ export const HEADER = 4 * (1 + STREAMS);
  * @returns {Buffer}
  */
 export function split(wasm) {
-  const code = codeSection(wasm);
+  const code = sections(wasm).find((section) => section.id === 10);
+  if (!code) throw new Error("wasm-split: no code section");
   const streams = Array.from({ length: STREAMS }, () => []);
   const r = new Reader(wasm, code.start, streams);
-  const count = r.leb(SIZE);
+  const count = r.copyLeb(SIZE);
   for (let f = 0; f < count; f++) {
-    const size = r.leb(SIZE);
+    const size = r.copyLeb(SIZE);
     const end = r.at + size;
-    const declarations = r.leb(LOCALS);
+    const declarations = r.copyLeb(LOCALS);
     for (let i = 0; i < declarations; i++) {
-      r.leb(LOCALS);
+      r.copyLeb(LOCALS);
       r.copy(LOCALS, 1);
     }
     while (r.at < end) r.instruction();
@@ -56,100 +59,74 @@ export function split(wasm) {
   return Buffer.concat([header, wasm.subarray(0, code.start), ...streams.map((bytes) => Buffer.from(bytes)), wasm.subarray(code.end)]);
 }
 
-/** Where the code section's contents start and end. */
-function codeSection(wasm) {
-  const r = new Reader(wasm, 8, []);
-  while (r.at < wasm.length) {
-    const id = wasm[r.at++];
-    const size = r.value();
-    if (id === 10) return { start: r.at, end: r.at + size };
-    r.at += size;
-  }
-  throw new Error("wasm-split: no code section");
-}
-
 /** Reads the code, copying each part to its stream. */
-export class Reader {
-  constructor(bytes, at, streams) {
-    this.bytes = bytes;
-    this.at = at;
+export class Reader extends Bytes {
+  constructor(wasm, at, streams) {
+    super(wasm, at);
     this.streams = streams;
   }
 
-  /** An unsigned LEB128 number, not copied. */
-  value() {
-    let value = 0;
-    let scale = 1;
-    let byte;
-    do {
-      byte = this.bytes[this.at++];
-      value += (byte & 0x7f) * scale;
-      scale *= 128;
-    } while (byte & 0x80);
-    return value;
-  }
-
   /** Copies one LEB128 number to stream `s`; returns it (as unsigned). */
-  leb(s) {
+  copyLeb(s) {
     const from = this.at;
-    const value = this.value();
-    this.streams[s].push(...this.bytes.subarray(from, this.at));
+    const value = this.leb();
+    this.streams[s].push(...this.wasm.subarray(from, this.at));
     return value;
   }
 
   /** Copies `n` bytes to stream `s`. */
   copy(s, n) {
-    this.streams[s].push(...this.bytes.subarray(this.at, this.at + n));
+    this.streams[s].push(...this.wasm.subarray(this.at, this.at + n));
     this.at += n;
   }
 
   /** The function index of a `call` or `ref.func`: with the opcodes, since a callee follows its call closely. */
   callee() {
-    this.leb(OP);
+    this.copyLeb(OP);
   }
 
   /** One instruction: its opcode, then each operand to its stream. */
   instruction() {
-    const op = this.bytes[this.at];
+    const op = this.wasm[this.at];
     this.copy(OP, 1);
-    if (op >= 0x02 && op <= 0x04) this.leb(BLOCK);
-    else if (op === 0x0c) this.leb(BRANCH);
-    else if (op === 0x0d) this.leb(BRANCH_IF);
+    if (op >= 0x02 && op <= 0x04) this.copyLeb(BLOCK);
+    else if (op === 0x0c) this.copyLeb(BRANCH);
+    else if (op === 0x0d) this.copyLeb(BRANCH_IF);
     else if (op === 0x0e) {
-      const targets = this.leb(BRANCH);
-      for (let i = 0; i <= targets; i++) this.leb(BRANCH);
+      const targets = this.copyLeb(BRANCH);
+      for (let i = 0; i <= targets; i++) this.copyLeb(BRANCH);
     } else if (op === 0x10 || op === 0xd2) this.callee();
     else if (op === 0x11) {
-      this.leb(OP);
-      this.leb(MISC);
-    } else if (op === 0x1c) this.copy(MISC, this.leb(MISC));
-    else if (op === 0x20) this.leb(LOCAL);
-    else if (op === 0x21 || op === 0x22) this.leb(SET);
-    else if (op === 0x23 || op === 0x24) this.leb(GLOBAL);
-    else if (op === 0x25 || op === 0x26) this.leb(MISC);
+      this.copyLeb(OP);
+      this.copyLeb(MISC);
+    } else if (op === 0x1c) this.copy(MISC, this.copyLeb(MISC));
+    else if (op === 0x20) this.copyLeb(LOCAL);
+    else if (op === 0x21 || op === 0x22) this.copyLeb(SET);
+    else if (op === 0x23 || op === 0x24) this.copyLeb(GLOBAL);
+    else if (op === 0x25 || op === 0x26) this.copyLeb(MISC);
     else if (op >= 0x28 && op <= 0x3e) {
-      this.leb(OP);
-      this.leb(op >= 0x36 ? STORE : OFFSET);
+      this.copyLeb(OP);
+      this.copyLeb(op >= 0x36 ? STORE : OFFSET);
     } else if (op === 0x3f || op === 0x40 || op === 0xd0) this.copy(MISC, 1);
-    else if (op === 0x41) this.leb(I32);
-    else if (op === 0x42) this.leb(I64);
+    else if (op === 0x41) this.copyLeb(I32);
+    else if (op === 0x42) this.copyLeb(I64);
     else if (op === 0x43) this.copy(FLOAT, 4);
     else if (op === 0x44) this.copy(FLOAT, 8);
-    else if (op === 0xfc) this.prefixed(this.leb(OP));
+    else if (op === 0xfc) this.prefixed(this.copyLeb(OP));
     else if (!noOperands(op)) throw new Error(`wasm-split: unknown opcode 0x${op.toString(16)} at byte ${this.at - 1}`);
   }
 
   /** The operands of `0xfc` instruction `sub`. */
   prefixed(sub) {
     if (sub === 8) {
-      this.leb(MISC);
+      this.copyLeb(MISC);
       this.copy(MISC, 1);
-    } else if (sub === 9 || sub === 13 || (sub >= 15 && sub <= 17)) this.leb(MISC);
+    } else if (sub === 9 || sub === 13 || (sub >= 15 && sub <= 17)) this.copyLeb(MISC);
     else if (sub === 10) this.copy(MISC, 2);
     else if (sub === 11) this.copy(MISC, 1);
     else if (sub === 12 || sub === 14) {
-      this.leb(MISC);
-      this.leb(MISC);
+      this.copyLeb(MISC);
+      this.copyLeb(MISC);
     } else if (sub > 7) throw new Error(`wasm-split: unknown instruction 0xfc ${sub}`);
   }
 }
