@@ -35,21 +35,28 @@ function cpuMicros(fn) {
   return used.user + used.system;
 }
 
-/** Best of three: µs per pair for MEASURED pairs after `calls` calls. */
-function perPair(calls) {
+/**
+ * Best of three: µs per unit of `count` units pushed by `push` (each
+ * `events` events long, counted per unit) after `calls` units already in
+ * the thread.
+ */
+function bestOf(push, calls, count, events = 1) {
   let best = Infinity;
   for (let round = 0; round < 3; round++) {
     const tracker = new ToolCallTracker();
     tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-    for (let i = 0; i < calls; i++) pushPair(tracker, i);
+    for (let i = 0; i < calls; i++) push(tracker, i);
     const micros = cpuMicros(() => {
-      for (let i = calls; i < calls + MEASURED; i++) pushPair(tracker, i);
+      for (let i = calls; i < calls + count; i++) push(tracker, i);
     });
-    best = Math.min(best, micros / MEASURED);
+    best = Math.min(best, micros / (count * events));
     tracker.free?.();
   }
   return best;
 }
+
+/** µs per pair for MEASURED pairs after `calls` calls. */
+const perPair = (calls) => bestOf(pushPair, calls, MEASURED);
 
 /** Pushes call `i` whole: its start, 21 deltas (each snapshot's open call read) and its end. */
 function pushCall(tracker, i) {
@@ -61,21 +68,8 @@ function pushCall(tracker, i) {
   tracker.push({ type: "TOOL_CALL_END", toolCallId });
 }
 
-/** Best of three: µs per event of 300 calls streamed whole after `calls` calls. */
-function perEvent(calls) {
-  let best = Infinity;
-  for (let round = 0; round < 3; round++) {
-    const tracker = new ToolCallTracker();
-    tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
-    for (let i = 0; i < calls; i++) pushCall(tracker, i);
-    const micros = cpuMicros(() => {
-      for (let i = calls; i < calls + 300; i++) pushCall(tracker, i);
-    });
-    best = Math.min(best, micros / (300 * 23));
-    tracker.free?.();
-  }
-  return best;
-}
+/** µs per event of 300 calls streamed whole (23 events each) after `calls` calls. */
+const perEvent = (calls) => bestOf(pushCall, calls, 300, 23);
 
 perPair(250); // warm-up
 console.log(`chunk pairs over ${LANES} subagent lanes, CPU time, best of 3 x ${MEASURED} pairs`);
