@@ -90,6 +90,8 @@ export class PartialValueBuilder {
   spine = null;
   /** Set once a spine was asked for too late: from then on each value made works out its own. */
   wantsSpine = false;
+  /** How many more states of the call make their value up front (see snapshot.js). */
+  eager = 0;
   /**
    * Whose read made the last value (the reader's mark, see snapshot.js).
    * @type {object | undefined}

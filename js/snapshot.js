@@ -26,6 +26,13 @@ import { INSERT, PatchedList, REMOVE, SET } from "./patched-list.js";
 const EMPTY = Object.freeze([]);
 
 /**
+ * How many states of an open call after a read of its value make theirs
+ * up front (see `ToolCallState#values`): one accessor in nine states for a
+ * reader of every delta.
+ */
+const EAGER_STATES = 8;
+
+/**
  * One call, frozen. A class rather than an object literal: every instance
  * has the same shape, which engines create and read fastest (measured ~10x
  * faster than a literal with a per-object accessor).
@@ -145,16 +152,44 @@ export class ToolCallState {
     this.#builder.feed(previous ? append : this.argsText);
   }
 
-  /** `partialArgs` and `args`: an own accessor for the one that may hold a value, `undefined` for the other. */
+  /**
+   * `partialArgs` and `args`: an own accessor for the one that may hold a
+   * value, `undefined` for the other. While the call is open and one of
+   * its last states was read (a streaming card reads after every delta),
+   * the value is made now and `partialArgs` is a plain field: the work a
+   * read would do, without the accessor, which costs a delta more than
+   * the rest of its state. A plain field cannot tell it was read, so
+   * after `EAGER_STATES` such states the next is lazy again: a reader
+   * that stopped costs at most that many values made for nobody.
+   */
   #values() {
     if (this.status === "open") {
-      Object.defineProperty(this, "partialArgs", ToolCallState.#partialAccessor);
+      const builder = this.#builder;
+      if (!(builder.eager > 0 && (builder.eager--, this.#readNow()))) Object.defineProperty(this, "partialArgs", ToolCallState.#partialAccessor);
       this.args = undefined;
     } else {
       this.partialArgs = undefined;
       if (this.#parsed) Object.defineProperty(this, "args", ToolCallState.#argsAccessor);
       else this.args = undefined;
     }
+  }
+
+  /**
+   * Sets `partialArgs` to the value now; `false`, nothing set, if reading
+   * it failed (the accessor then fails when read, as it would have).
+   */
+  #readNow() {
+    const p = this.#partial;
+    if (p && !p.read) {
+      try {
+        p.value = this.#readPartial(p);
+      } catch {
+        return false;
+      }
+      p.read = true;
+    }
+    this.partialArgs = p?.value;
+    return true;
   }
 
   static #partialAccessor = {
@@ -194,6 +229,8 @@ export class ToolCallState {
    */
   #partialValue() {
     const p = this.#partial;
+    // Read through the accessor: the call's next states make theirs up front.
+    if (this.#builder) this.#builder.eager = EAGER_STATES;
     if (p && !p.read) {
       p.read = true;
       p.value = this.#readPartial(p);

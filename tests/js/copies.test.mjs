@@ -75,3 +75,38 @@ test("copies leave the values lazy: nothing is parsed before something reads", (
   assert.deepEqual({ ...call }.partialArgs, { q: "wasm", n: 12 });
   assert.ok(Object.isFrozen(call));
 });
+
+test("after a read, the call's next states have their partial arguments as a plain field, with the value a read gives", () => {
+  // A streaming card reads after every delta: the states after a read
+  // through the accessor have their value made already; a plain field
+  // cannot tell it was read, so after eight of them the next is lazy again.
+  const t = streaming();
+  const kind = (call) => ("value" in Object.getOwnPropertyDescriptor(call, "partialArgs") ? "field" : "accessor");
+  let call = t.snapshot().calls[0];
+  assert.equal(kind(call), "accessor", "nothing read yet");
+  assert.deepEqual(call.partialArgs, { q: "was" });
+  const expected = [
+    ["m", { q: "wasm" }],
+    ['", "n":', { q: "wasm" }],
+    ["[1", { q: "wasm", n: [] }],
+    [", 2]", { q: "wasm", n: [1, 2] }],
+    // A key in progress: the usable prefix does not move.
+    [', "r', { q: "wasm", n: [1, 2] }, "same"],
+  ];
+  for (const [delta, value, same] of expected) {
+    const before = call.partialArgs;
+    call = t.push(args("c1", delta)).calls[0];
+    assert.equal(kind(call), "field", JSON.stringify(delta));
+    assert.deepEqual(call.partialArgs, value, JSON.stringify(delta));
+    assert.ok(Object.isFrozen(call) && Object.isFrozen(call.partialArgs));
+    assert.deepEqual(Object.keys(call).slice(-2), ["partialArgs", "args"], "in a lazy state's place");
+    if (same) assert.equal(call.partialArgs, before, "a prefix that does not move keeps the value");
+  }
+  // Three more plain fields, then a lazy state, which reads what it would have.
+  const kinds = ['"', ": [", "1", ",", "2"].map((delta) => kind((call = t.push(args("c1", delta)).calls[0])));
+  assert.deepEqual(kinds, ["field", "field", "field", "accessor", "accessor"]);
+  assert.deepEqual({ ...call }.partialArgs, { q: "wasm", n: [1, 2], r: [1] });
+  call = t.push(args("c1", "]}")).calls[0];
+  assert.equal(kind(call), "field", "read again: made up front again");
+  assert.deepEqual(JSON.parse(JSON.stringify(call)).partialArgs, { q: "wasm", n: [1, 2], r: [1, 2] });
+});
