@@ -369,9 +369,11 @@ interface CallCommon {
  *   an `argsError` (a parse, schema or limit error).
  * - `abandoned`: neither value.
  *
- * `args` and `partialArgs` are own enumerable accessors, computed on first
- * read: `{...call}` and `JSON.stringify(call)` (through `toJSON`) carry
- * them, and `call.toJSON()` is a plain object for `structuredClone`.
+ * `args` and `partialArgs` are own enumerable properties, computed on first
+ * read (accessors; once an open call's value was read, its next eight
+ * states compute theirs as they are made): `{...call}` and
+ * `JSON.stringify(call)` (through `toJSON`) carry them, and `call.toJSON()`
+ * is a plain object for `structuredClone`.
  */
 type CallStates<N extends string, A, Adv extends boolean> = CallCommon & { readonly name: N; readonly advertised: Adv } & (
     | {
