@@ -105,6 +105,36 @@ test("t5_states_read_out_of_order_or_sparsely_give_the_same_values", () => {
   }
 });
 
+test("t5_values_read_while_the_call_streams_made_up_front_or_when_read_give_the_same_values", () => {
+  // Read as a card reads (after every delta, now and then, rarely), so
+  // that states after a read make their value up front and others wait
+  // for a read; then every state again, in a random order.
+  const plain = (state) => "value" in Object.getOwnPropertyDescriptor(state, "partialArgs");
+  let madeUpFront = 0;
+  for (let seed = 521; seed <= 700; seed++) {
+    const rand = random(seed);
+    const deltas = split(rand, documentText(rand), [1, 3, 9][seed % 3]);
+    const expected = oracle(deltas);
+    const readNow = [1, 0.5, 0.1][Math.floor(seed / 3) % 3];
+    const tracker = new ToolCallTracker();
+    tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
+    tracker.push({ type: "TOOL_CALL_START", toolCallId: "c", toolCallName: "f" });
+    const states = deltas.map((delta, i) => {
+      const state = tracker.push({ type: "TOOL_CALL_ARGS", toolCallId: "c", delta }).calls[0];
+      if (plain(state)) madeUpFront++;
+      if (rand() < readNow) assert.deepEqual(state.partialArgs, expected[i], `seed ${seed}, delta ${i}, read now`);
+      return state;
+    });
+    const order = states.map((_, i) => i).sort(() => rand() - 0.5);
+    for (const i of order) {
+      assert.deepEqual(states[i].partialArgs, expected[i], `seed ${seed}, delta ${i}, read later`);
+      assert.ok(Object.isFrozen(states[i]));
+    }
+    tracker.free();
+  }
+  assert.ok(madeUpFront > 1000, `states that made their value up front: ${madeUpFront}`);
+});
+
 test("t7_a_reopened_call_starts_its_partial_value_again_on_the_whole_text", () => {
   const tracker = new ToolCallTracker();
   tracker.push({ type: "RUN_STARTED", threadId: "t", runId: "r" });
