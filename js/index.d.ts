@@ -370,8 +370,9 @@ interface CallCommon {
  * - `abandoned`: neither value.
  *
  * `args` and `partialArgs` are own enumerable properties, computed on first
- * read (accessors; once an open call's value was read, its next eight
- * states compute theirs as they are made): `{...call}` and
+ * read (accessors; once two states of an open call in a row were read
+ * before the next came, its next 16 compute theirs as they are made):
+ * `{...call}` and
  * `JSON.stringify(call)` (through `toJSON`) carry them, and `call.toJSON()`
  * is a plain object for `structuredClone`.
  */

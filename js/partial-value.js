@@ -90,8 +90,10 @@ export class PartialValueBuilder {
   spine = null;
   /** Set once a spine was asked for too late: from then on each value made works out its own. */
   wantsSpine = false;
-  /** How many more states of the call make their value up front (see snapshot.js). */
-  eager = 0;
+  /** Whether the call's states make their value up front (`ToolCallState#upFront`, snapshot.js). */
+  upFront = 0;
+  /** The call's state last read through its accessor. @type {object | undefined} */
+  readState = undefined;
   /**
    * Whose read made the last value (the reader's mark, see snapshot.js).
    * @type {object | undefined}

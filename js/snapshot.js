@@ -26,11 +26,12 @@ import { INSERT, PatchedList, REMOVE, SET } from "./patched-list.js";
 const EMPTY = Object.freeze([]);
 
 /**
- * How many states of an open call after a read of its value make theirs
- * up front (see `ToolCallState#values`): one accessor in nine states for a
- * reader of every delta.
+ * How many states of an open call in a row make their value up front once
+ * two in a row were read before the next was made (see
+ * `ToolCallState#upFront`): a reader of every delta finds 16 in 18 states
+ * made so.
  */
-const EAGER_STATES = 8;
+const UP_FRONT_RUN = 16;
 
 /**
  * One call, frozen. A class rather than an object literal: every instance
@@ -117,7 +118,7 @@ export class ToolCallState {
       // A call still open continues its builder; a new or reopened one starts one on its whole text.
       state.#openState(continues ? previous : undefined, change.append, partial ? partial.cut : -1, partial?.suffix ?? "");
     }
-    state.#values();
+    state.#values(previous);
     return Object.freeze(state);
   }
 
@@ -132,7 +133,7 @@ export class ToolCallState {
   static appended(previous, append, cut, suffix) {
     const state = new ToolCallState(previous, previous.argsText + append);
     state.#openState(previous, append, cut, suffix);
-    state.#values();
+    state.#values(previous);
     return /** @type {ToolCallState} */ (Object.freeze(state));
   }
 
@@ -154,24 +155,42 @@ export class ToolCallState {
 
   /**
    * `partialArgs` and `args`: an own accessor for the one that may hold a
-   * value, `undefined` for the other. While the call is open and one of
-   * its last states was read (a streaming card reads after every delta),
-   * the value is made now and `partialArgs` is a plain field: the work a
-   * read would do, without the accessor, which costs a delta more than
-   * the rest of its state. A plain field cannot tell it was read, so
-   * after `EAGER_STATES` such states the next is lazy again: a reader
-   * that stopped costs at most that many values made for nobody.
+   * value, `undefined` for the other; while the call is open and a reader
+   * reads every state (see `#upFront`), `partialArgs` made now, as a
+   * plain field: the work the read would do, without the accessor, which
+   * costs a delta more than the rest of its state.
+   * @param {ToolCallState | undefined} previous the call's state before
    */
-  #values() {
+  #values(previous) {
     if (this.status === "open") {
-      const builder = this.#builder;
-      if (!(builder.eager > 0 && (builder.eager--, this.#readNow()))) Object.defineProperty(this, "partialArgs", ToolCallState.#partialAccessor);
+      if (!(this.#upFront(previous) && this.#readNow())) Object.defineProperty(this, "partialArgs", ToolCallState.#partialAccessor);
       this.args = undefined;
     } else {
       this.partialArgs = undefined;
       if (this.#parsed) Object.defineProperty(this, "args", ToolCallState.#argsAccessor);
       else this.args = undefined;
     }
+  }
+
+  /**
+   * Whether this open state makes its value up front: in a run of
+   * `UP_FRONT_RUN` states, begun once two states in a row were read
+   * through their accessor before the next state was made (a card that
+   * reads after every delta). A plain field cannot tell it was read, so
+   * each run ends with two such probes again: a reader that stopped costs
+   * at most a run of values made for nobody, and one that reads now and
+   * then (a frame's last state, every few deltas) reads no two in a row
+   * and has every value made only when read.
+   * @param {ToolCallState | undefined} previous
+   */
+  #upFront(previous) {
+    const b = this.#builder;
+    // `upFront`: the states left in a run; 0, none (or the state before
+    // ended one, and counts for nothing); -1 and -2, probing, after 0 and
+    // 1 states in a row read.
+    const k = b.upFront;
+    b.upFront = k > 0 ? k - 1 : k < 0 && b.readState === previous ? (k < -1 ? UP_FRONT_RUN - 1 : -2) : -1;
+    return k > 0 || b.upFront === UP_FRONT_RUN - 1;
   }
 
   /**
@@ -229,8 +248,8 @@ export class ToolCallState {
    */
   #partialValue() {
     const p = this.#partial;
-    // Read through the accessor: the call's next states make theirs up front.
-    if (this.#builder) this.#builder.eager = EAGER_STATES;
+    // Read through the accessor: see `#upFront`.
+    if (this.#builder) this.#builder.readState = this;
     if (p && !p.read) {
       p.read = true;
       p.value = this.#readPartial(p);

@@ -76,37 +76,46 @@ test("copies leave the values lazy: nothing is parsed before something reads", (
   assert.ok(Object.isFrozen(call));
 });
 
-test("after a read, the call's next states have their partial arguments as a plain field, with the value a read gives", () => {
-  // A streaming card reads after every delta: the states after a read
-  // through the accessor have their value made already; a plain field
-  // cannot tell it was read, so after eight of them the next is lazy again.
-  const t = streaming();
+test("a reader of every state gets partial arguments made up front, as a plain field; one that reads now and then does not", () => {
+  // Two states in a row read before the next was made start a run of 16
+  // states made up front; each run ends with two states that wait for a
+  // read again (a plain field cannot tell it was read).
   const kind = (call) => ("value" in Object.getOwnPropertyDescriptor(call, "partialArgs") ? "field" : "accessor");
-  let call = t.snapshot().calls[0];
-  assert.equal(kind(call), "accessor", "nothing read yet");
-  assert.deepEqual(call.partialArgs, { q: "was" });
-  const expected = [
-    ["m", { q: "wasm" }],
-    ['", "n":', { q: "wasm" }],
-    ["[1", { q: "wasm", n: [] }],
-    [", 2]", { q: "wasm", n: [1, 2] }],
-    // A key in progress: the usable prefix does not move.
-    [', "r', { q: "wasm", n: [1, 2] }, "same"],
-  ];
-  for (const [delta, value, same] of expected) {
-    const before = call.partialArgs;
-    call = t.push(args("c1", delta)).calls[0];
-    assert.equal(kind(call), "field", JSON.stringify(delta));
-    assert.deepEqual(call.partialArgs, value, JSON.stringify(delta));
+  const letters = (n) => "abcdefghijklmnopqrstuvwxyz".repeat(4).slice(0, n);
+  const every = streaming();
+  const kinds = [];
+  let call = every.snapshot().calls[0];
+  for (let i = 1; i <= 40; i++) {
+    assert.deepEqual(call.partialArgs, { q: `was${letters(i - 1)}` }, `state ${i - 1}`);
+    call = every.push(args("c1", letters(i).slice(-1))).calls[0];
+    kinds.push(kind(call));
     assert.ok(Object.isFrozen(call) && Object.isFrozen(call.partialArgs));
     assert.deepEqual(Object.keys(call).slice(-2), ["partialArgs", "args"], "in a lazy state's place");
-    if (same) assert.equal(call.partialArgs, before, "a prefix that does not move keeps the value");
   }
-  // Three more plain fields, then a lazy state, which reads what it would have.
-  const kinds = ['"', ": [", "1", ",", "2"].map((delta) => kind((call = t.push(args("c1", delta)).calls[0])));
-  assert.deepEqual(kinds, ["field", "field", "field", "accessor", "accessor"]);
-  assert.deepEqual({ ...call }.partialArgs, { q: "wasm", n: [1, 2], r: [1] });
-  call = t.push(args("c1", "]}")).calls[0];
-  assert.equal(kind(call), "field", "read again: made up front again");
-  assert.deepEqual(JSON.parse(JSON.stringify(call)).partialArgs, { q: "wasm", n: [1, 2], r: [1, 2] });
+  const run = Array(16).fill("field");
+  assert.deepEqual(kinds, ["accessor", ...run, "accessor", "accessor", ...run, "accessor", "accessor", "field", "field", "field"]);
+  assert.deepEqual(call.partialArgs, { q: `was${letters(40)}` });
+  assert.deepEqual(JSON.parse(JSON.stringify(call)).partialArgs, { q: `was${letters(40)}` });
+
+  // Read every other state (a frame's last of two): every state waits for its read.
+  const often = streaming();
+  call = often.snapshot().calls[0];
+  for (let i = 1; i <= 20; i++) {
+    if (i % 2 === 0) assert.deepEqual(call.partialArgs, { q: `was${letters(i - 1)}` });
+    call = often.push(args("c1", letters(i).slice(-1))).calls[0];
+    assert.equal(kind(call), "accessor", `state ${i}`);
+  }
+
+  // A reader that stops: the run goes on to its end, then the states wait.
+  const stops = streaming();
+  call = stops.snapshot().calls[0];
+  for (let i = 1; i <= 3; i++) {
+    void call.partialArgs;
+    call = stops.push(args("c1", letters(i).slice(-1))).calls[0];
+  }
+  assert.equal(kind(call), "field");
+  const after = [];
+  for (let i = 4; i <= 24; i++) after.push(kind((call = stops.push(args("c1", letters(i).slice(-1))).calls[0])));
+  assert.deepEqual(after, [...Array(14).fill("field"), ...Array(7).fill("accessor")]);
+  assert.deepEqual({ ...call }.partialArgs, { q: `was${letters(24)}` });
 });
