@@ -409,7 +409,9 @@ it.
 the time, by layer and by function (\`a-many\` and \`b-many\`: in one
 chunk). \`node bench/perf/builds.mjs <pkgA> <pkgB>\` runs the same
 pipelines for two builds side by side in one process, and with
-\`--chromium\` in one page.
+\`--chromium\` in one page; \`node bench/perf/readers.mjs <pkgA> <pkgB>\`
+what a delta costs readers of \`partialArgs\` that read every state or
+now and then.
 `;
 
 // ---- main -----------------------------------------------------------------------
