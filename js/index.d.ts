@@ -372,9 +372,8 @@ interface CallCommon {
  * `args` and `partialArgs` are own enumerable properties, computed on first
  * read (accessors; once two states of an open call in a row were read
  * before the next came, its next 16 compute theirs as they are made):
- * `{...call}` and
- * `JSON.stringify(call)` (through `toJSON`) carry them, and `call.toJSON()`
- * is a plain object for `structuredClone`.
+ * `{...call}` and `JSON.stringify(call)` (through `toJSON`) carry them, and
+ * `call.toJSON()` is a plain object for `structuredClone`.
  */
 type CallStates<N extends string, A, Adv extends boolean> = CallCommon & { readonly name: N; readonly advertised: Adv } & (
     | {
