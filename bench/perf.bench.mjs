@@ -411,7 +411,8 @@ chunk). \`node bench/perf/builds.mjs <pkgA> <pkgB>\` runs the same
 pipelines for two builds side by side in one process, and with
 \`--chromium\` in one page; \`node bench/perf/readers.mjs <pkgA> <pkgB>\`
 what a delta costs readers of \`partialArgs\` that read every state or
-now and then.
+now and then; \`node bench/perf/layers.mjs\` the pipeline one layer at a
+time in Node (the wasm core alone, \`pushSse\` alone, then with the read).
 `;
 
 // ---- main -----------------------------------------------------------------------
