@@ -29,7 +29,7 @@ import { launchChromium } from "../tests/js/support/chromium.mjs";
 import { serveStatic } from "../tests/js/support/static-server.mjs";
 import { ToolCallTracker } from "../pkg/index.js";
 import * as ref from "./perf/reference.mjs";
-import { cpuTime, runner } from "./perf/measure.mjs";
+import { cpuTime, median, runner } from "./perf/measure.mjs";
 import { ISOLATED, MIN_CALL_MS, threadTimer } from "./perf/thread-time.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,10 +51,6 @@ const log = (line) => process.stderr.write(`${line}\n`);
 // ---- figures ------------------------------------------------------------
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
-const median = (xs) => {
-  const s = sorted(xs);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const digits = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 /** A median with its spread (min-max), or the one value. */
 function spread(xs, unit = "") {

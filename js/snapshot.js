@@ -198,17 +198,12 @@ export class ToolCallState {
    * it failed (the accessor then fails when read, as it would have).
    */
   #readNow() {
-    const p = this.#partial;
-    if (p && !p.read) {
-      try {
-        p.value = this.#readPartial(p);
-      } catch {
-        return false;
-      }
-      p.read = true;
+    try {
+      this.partialArgs = this.#cellValue();
+      return true;
+    } catch {
+      return false;
     }
-    this.partialArgs = p?.value;
-    return true;
   }
 
   static #partialAccessor = {
@@ -247,12 +242,17 @@ export class ToolCallState {
    * (The `partialArgs` getter.)
    */
   #partialValue() {
-    const p = this.#partial;
     // Read through the accessor: see `#upFront`.
     if (this.#builder) this.#builder.readState = this;
+    return this.#cellValue();
+  }
+
+  /** The value of the state's prefix, read once (its cell may be shared with the call's next states). */
+  #cellValue() {
+    const p = this.#partial;
     if (p && !p.read) {
-      p.read = true;
       p.value = this.#readPartial(p);
+      p.read = true;
     }
     return p?.value;
   }

@@ -9,7 +9,7 @@
 // median of 9 rounds after 3, as ours / floor.
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { cpuTime, floor, oursSse } from "./measure.mjs";
+import { cpuTime, floor, median, oursSse } from "./measure.mjs";
 import { scenario, sseChunks } from "./streams.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -46,7 +46,6 @@ const loops = {
   "pushSse alone": pushOnly,
   "pushSse + snapshot + partialArgs": (chunks) => oursSse(ToolCallTracker, chunks, cpuTime).ms,
 };
-const median = (values) => values.sort((x, y) => x - y)[values.length >> 1];
 
 for (const key of ["a", "b", "c"]) {
   const chunks = sseChunks(scenario(key));

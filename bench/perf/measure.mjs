@@ -7,6 +7,12 @@ import { oneChunk, scenario, sseChunks } from "./streams.mjs";
 
 const wallClock = () => performance.now();
 
+/** The median of `xs` (the mean of the middle two for an even count); `xs` is left as it was. */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 /** Node's clock for the loops: the process's CPU time, every thread (GC and compiler threads too), in ms. */
 export function cpuTime() {
   const { user, system } = process.cpuUsage();

@@ -11,7 +11,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { argumentsOfSize, deltas } from "../support.mjs";
-import { cpuTime } from "./measure.mjs";
+import { cpuTime, median } from "./measure.mjs";
 
 const dirs = process.argv.slice(2).map((dir) => path.resolve(dir));
 if (dirs.length === 0) throw new Error("usage: node bench/perf/readers.mjs <pkgA> [<pkgB> ...]");
@@ -48,8 +48,6 @@ function pass(Tracker, stream, every) {
   tracker.free();
   return ms;
 }
-
-const median = (values) => values.sort((x, y) => x - y)[values.length >> 1];
 
 for (const [name, stream] of Object.entries(streams)) {
   for (const every of [1, 3, 10, 30]) {

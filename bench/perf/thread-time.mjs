@@ -1,5 +1,6 @@
 // The Chromium page's CPU time, as `npm run bench` and
 // `node bench/perf/builds.mjs --chromium` time it.
+import { median } from "./measure.mjs";
 
 /** Headers that make a page cross-origin isolated: `performance.now()` at 5 µs rather than 100 µs. */
 export const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-origin-embedder-policy": "require-corp" };
@@ -12,10 +13,6 @@ export const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-or
  */
 export const MIN_CALL_MS = 25;
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /**
  * Times what `fn` makes the page do in CPU time, as Node is timed: the
