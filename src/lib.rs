@@ -46,6 +46,15 @@
 // Every type a public item names is exported at the root.
 #![warn(unnameable_types)]
 
+/// `serde_json::json!`, as the crate's own value (`value::Value`): for
+/// the unit tests of code that reads values.
+#[cfg(test)]
+macro_rules! json {
+    ($($json:tt)+) => {
+        $crate::value::Value::from(serde_json::json!($($json)+))
+    };
+}
+
 // The modules are the crate's own, hidden from its documentation (the
 // surface is the root's; see the top of this file); the tests, fuzz
 // targets and examples reach them. Hidden, not `pub(crate)`: measured,
@@ -57,6 +66,7 @@ mod digits;
 pub mod events;
 #[doc(hidden)]
 pub mod hashing;
+mod heapsort;
 mod host;
 #[doc(hidden)]
 pub mod machine;
@@ -73,6 +83,8 @@ pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, hashing::Salted>
 mod split;
 #[doc(hidden)]
 pub mod sse;
+#[doc(hidden)]
+pub mod value;
 #[doc(hidden)]
 pub mod violation;
 #[doc(hidden)]

@@ -264,7 +264,9 @@ fn s1_the_applications_schema_echoed_by_the_stream_runs_its_patterns() {
         ..Options::default()
     });
     let mut altered = deploy_tool();
-    altered.parameters["properties"]["version"]["pattern"] = json!("^v");
+    let mut parameters = serde_json::Value::from(altered.parameters);
+    parameters["properties"]["version"]["pattern"] = json!("^v");
+    altered.parameters = parameters.into();
     run_with_input_tools(&mut t, &[altered]);
     assert_eq!(
         closed(&mut t, "c1", "confirm_deploy", &args),

@@ -16,7 +16,7 @@
 //! ([`JsonStr`]) so argument deltas can rejoin a split pair.
 
 use super::Text;
-use serde_json::Value;
+use crate::value::{Map, Value};
 use std::borrow::Cow;
 
 /// The exact text of one JSON value, borrowed from checked input.
@@ -332,9 +332,11 @@ pub(crate) fn items(raw: Raw<'_>) -> Option<Vec<Raw<'_>>> {
 /// a value, and no real one nests this deep.
 const VALUE_DEPTH: usize = 128;
 
-/// Checked JSON text as a `serde_json` value, strings decoded as above (a
-/// lone surrogate reads as U+FFFD instead of refusing the text). Numbers
-/// are read by `serde_json` (out of `f64` range is an error, as before).
+/// Checked JSON text as the crate's value (`crate::value`), strings
+/// decoded as above (a lone surrogate reads as U+FFFD instead of refusing
+/// the text), numbers as `crate::number` reads them (out of `f64` range
+/// is an error), an object's members sorted once with the last of a key
+/// kept.
 ///
 /// ```text
 /// {"description":"\ud800"} -> {"description":"\u{FFFD}"}
@@ -353,11 +355,12 @@ fn value_at(raw: Raw<'_>, depth: usize) -> Result<Value, String> {
         Kind::String => Ok(Value::String(decode(raw.get()).into_text().into_owned())),
         Kind::Object => {
             let depth = nested()?;
-            let mut map = serde_json::Map::new();
-            for (key, item) in Fields::of(raw).unwrap_or_default().fields {
-                map.insert(key.into_owned(), value_at(item, depth)?);
+            let fields = Fields::of(raw).unwrap_or_default().fields;
+            let mut members = Vec::with_capacity(fields.len());
+            for (key, item) in fields {
+                members.push((key.into_owned(), value_at(item, depth)?));
             }
-            Ok(Value::Object(map))
+            Ok(Value::Object(Map::from_members(members)))
         }
         Kind::Array => {
             let depth = nested()?;

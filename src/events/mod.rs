@@ -17,12 +17,12 @@ mod raw;
 pub mod saved;
 mod strip;
 
+use crate::value::Value;
 pub use interrupts::{Interrupt, ResumeEntry, ResumeStatus};
 pub use json::{JsonStr, REPLACEMENT};
 pub use kept::Kept;
 pub use opaque::{to_json, Opaque};
 pub use payload::FieldError;
-use serde_json::Value;
 use std::borrow::Cow;
 pub use strip::Stripped;
 
@@ -337,7 +337,7 @@ impl RunInput {
     }
 
     /// Reads a `RunAgentInput` from a JSON value.
-    pub fn from_value(value: Value) -> Result<RunInput, EventError> {
+    pub fn from_value(value: serde_json::Value) -> Result<RunInput, EventError> {
         RunInput::from_json(&value.to_string())
     }
 }
@@ -366,11 +366,11 @@ pub struct Tool {
 
 impl Tool {
     /// A tool from its three parts.
-    pub fn new(name: &str, description: &str, parameters: Value) -> Self {
+    pub fn new(name: &str, description: &str, parameters: impl Into<Value>) -> Self {
         Tool {
             name: name.to_owned(),
             description: description.to_owned(),
-            parameters,
+            parameters: parameters.into(),
         }
     }
 }

@@ -77,7 +77,7 @@ impl Opaque {
 impl Opaque {
     /// The payload as a value, read by the tracker's own JSON reader (as
     /// tool schemas are): the wasm module links no `serde_json` parser.
-    pub(crate) fn read(&self) -> Option<Value> {
+    pub(crate) fn read(&self) -> Option<crate::value::Value> {
         super::json::value(Raw::new(&self.0)).ok()
     }
 }

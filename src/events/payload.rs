@@ -6,7 +6,7 @@
 use super::json::{self, Fields, Kind, Raw, Scalar};
 use super::strip::{self, Stripped};
 use super::{HistoryCall, Kept, Message, Opaque, Outcome, RunInput, Tool};
-use serde_json::Value;
+use crate::value::Value;
 
 /// One field of a payload is wrong: where it is, as data, and a message
 /// that names it.

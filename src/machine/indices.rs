@@ -47,36 +47,11 @@ impl<'a> IntoIterator for &'a Indices {
     }
 }
 
-/// Sorts `v` in ascending order. A plain heapsort: O(n log n) like
+/// Sorts `v` in ascending order (`heapsort`: O(n log n) like
 /// `sort_unstable`, without linking core's quicksort and its sorting
-/// networks (1 KB of the wasm module, gzip) for lists of call indices.
+/// networks).
 pub(crate) fn sort(v: &mut [usize]) {
-    let n = v.len();
-    for root in (0..n / 2).rev() {
-        sift_down(v, root, n);
-    }
-    for end in (1..n).rev() {
-        v.swap(0, end);
-        sift_down(v, 0, end);
-    }
-}
-
-/// Restores the max-heap below `root` within `v[..end]`.
-fn sift_down(v: &mut [usize], mut root: usize, end: usize) {
-    loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
-        }
-        if child + 1 < end && v[child] < v[child + 1] {
-            child += 1;
-        }
-        if v[root] >= v[child] {
-            return;
-        }
-        v.swap(root, child);
-        root = child;
-    }
+    crate::heapsort::sort_by(v, |a, b| a < b);
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use crate::args::{ArgsError, ArgsReader, Partial};
 use crate::events::{Interrupt, Kept, Opaque, Outcome};
-use serde_json::Value;
+use crate::value::Value;
 
 /// Where a call stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,7 +119,8 @@ pub struct UnmatchedResult {
 /// assert!(call.arguments().is_none()); // nothing final before the end (T5)
 /// t.push_json(r#"{"type":"TOOL_CALL_END","toolCallId":"c1"}"#).unwrap();
 /// assert!(t.call("c1").unwrap().final_parse().unwrap().is_ok());
-/// assert_eq!(t.call("c1").unwrap().arguments().unwrap().unwrap()["a"], 1);
+/// let args = t.call("c1").unwrap().arguments().unwrap().unwrap();
+/// assert_eq!(args.get("a").and_then(|a| a.as_u64()), Some(1));
 /// ```
 #[derive(Clone, Debug)]
 pub struct ToolCall {

@@ -3,8 +3,8 @@
 //! The index is a map of the type of the tracker's id index, so the three
 //! tool tables add no hash-map instantiation of their own to the wasm
 //! module. Tools are shared (`Rc`): the application's run tools are also
-//! the run's, and no `Tool` is ever cloned, so no `Value::clone` (and no
-//! B-tree cloning) is linked into the wasm module for them.
+//! the run's, and no `Tool` is ever cloned, so no `Value::clone` is
+//! linked into the wasm module for them.
 
 use crate::events::Tool;
 use crate::HashMap;
@@ -43,7 +43,6 @@ impl Tools {
 mod tests {
     use super::Tools;
     use crate::events::Tool;
-    use serde_json::json;
     use std::rc::Rc;
 
     fn tool(name: &str, description: &str) -> Rc<Tool> {

@@ -70,7 +70,7 @@ impl Schemas {
             &self.engine
         };
         let schema = match &tool.parameters {
-            serde_json::Value::Null => None,
+            crate::value::Value::Null => None,
             parameters => Schema::compile(parameters, &**engine).ok().map(Rc::new),
         };
         self.by_name.insert(tool.name.clone(), self.compiled.len());
@@ -143,7 +143,7 @@ impl Tracker {
     pub(crate) fn validate_args(
         &mut self,
         i: usize,
-        args: &serde_json::Value,
+        args: &crate::value::Value,
     ) -> Vec<ValidationError> {
         self.call_schema(i)
             .map(|schema| schema.validate(args).errors)

@@ -12,8 +12,8 @@ use super::pattern::{Pattern, PatternEngine};
 use super::uri::{self, escape_token, percent_decode, pointer_get, resolve, split_fragment};
 use super::value::canonical;
 use super::{Draft, SchemaError};
+use crate::value::{Map, Value};
 use crate::HashMap;
-use serde_json::{Map, Value};
 
 /// Deepest nesting of subschemas the compiler follows.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 128;
@@ -256,7 +256,7 @@ impl<'v> Compiler<'v, '_> {
     fn identify(
         &mut self,
         v: &'v Value,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         mut res: usize,
         ptr: &str,
         id: NodeId,
@@ -296,7 +296,7 @@ impl<'v> Compiler<'v, '_> {
 impl<'v> Compiler<'v, '_> {
     fn keywords(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         id: NodeId,
         res: usize,
         ptr: &str,
@@ -315,12 +315,7 @@ impl<'v> Compiler<'v, '_> {
     }
 
     /// Keywords about the instance itself: type, enum, numbers, strings.
-    fn scalars(
-        &mut self,
-        map: &'v Map<String, Value>,
-        ptr: &str,
-        kw: &mut Keywords,
-    ) -> Result<(), SchemaError> {
+    fn scalars(&mut self, map: &'v Map, ptr: &str, kw: &mut Keywords) -> Result<(), SchemaError> {
         if let Some(t) = map.get("type") {
             kw.types = Some(types(t).ok_or_else(|| err(ptr, "`type` must name JSON types"))?);
         }
@@ -356,7 +351,7 @@ impl<'v> Compiler<'v, '_> {
 
     fn arrays(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         res: usize,
         ptr: &str,
         depth: usize,
@@ -382,7 +377,7 @@ impl<'v> Compiler<'v, '_> {
         }
         kw.max_items = count(map, "maxItems", ptr)?;
         kw.min_items = count(map, "minItems", ptr)?;
-        // Compared as a `bool`: `Value == Value` would link serde_json's
+        // Compared as a `bool`: `Value == Value` would link the value's
         // whole `PartialEq` (maps, numbers) for this one test (size).
         kw.unique_items = map.get("uniqueItems").and_then(Value::as_bool) == Some(true);
         Ok(())
@@ -390,7 +385,7 @@ impl<'v> Compiler<'v, '_> {
 
     fn objects(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         res: usize,
         ptr: &str,
         depth: usize,
@@ -443,7 +438,7 @@ impl<'v> Compiler<'v, '_> {
     /// both drafts, as providers mix them.
     fn dependencies(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         res: usize,
         ptr: &str,
         depth: usize,
@@ -467,7 +462,7 @@ impl<'v> Compiler<'v, '_> {
 
     fn applicators(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         res: usize,
         ptr: &str,
         depth: usize,
@@ -490,7 +485,7 @@ impl<'v> Compiler<'v, '_> {
     }
 
     /// Queues `$ref` and `$dynamicRef` for the linking pass.
-    fn references(&mut self, map: &'v Map<String, Value>, id: NodeId, res: usize, ptr: &str) {
+    fn references(&mut self, map: &'v Map, id: NodeId, res: usize, ptr: &str) {
         let mut queue = |key: &str, kind: RefKind| {
             if let Some(r) = map.get(key).and_then(Value::as_str) {
                 self.pending.push(Pending {
@@ -510,7 +505,7 @@ impl<'v> Compiler<'v, '_> {
     /// Compiles the subschema under `key`, if present.
     fn child(
         &mut self,
-        map: &'v Map<String, Value>,
+        map: &'v Map,
         key: &str,
         res: usize,
         ptr: &str,
@@ -643,7 +638,7 @@ fn strings(v: &Value) -> Option<Vec<String>> {
     Some(out)
 }
 
-fn number(map: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<f64>, SchemaError> {
+fn number(map: &Map, key: &str, ptr: &str) -> Result<Option<f64>, SchemaError> {
     match map.get(key) {
         None => Ok(None),
         Some(v) => v
@@ -659,7 +654,7 @@ fn number(map: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<f64>,
 /// without `$schema`: ignoring `true` would call `1` valid against
 /// `{"maximum": 1, "exclusiveMaximum": true}`.
 fn exclusive(
-    map: &Map<String, Value>,
+    map: &Map,
     key: &str,
     bound: &mut Option<f64>,
     ptr: &str,
@@ -671,7 +666,7 @@ fn exclusive(
     }
 }
 
-fn count(map: &Map<String, Value>, key: &str, ptr: &str) -> Result<Option<u64>, SchemaError> {
+fn count(map: &Map, key: &str, ptr: &str) -> Result<Option<u64>, SchemaError> {
     match map.get(key) {
         None => Ok(None),
         Some(v) => match v.as_f64() {

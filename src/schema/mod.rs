@@ -1,6 +1,6 @@
 //! JSON Schema validation of tool-call arguments (rule S1).
 //!
-//! A lean validator over [`serde_json::Value`] for the drafts model
+//! A lean validator over the crate's JSON value ([`crate::value::Value`]) for the drafts model
 //! providers send: 2020-12 and draft-07 (and draft-04's boolean
 //! `exclusiveMaximum`). A schema is compiled once (per advertised tool)
 //! into a [`Schema`]; validating an instance never panics, never fetches
@@ -17,19 +17,20 @@
 //!
 //! ```
 //! use agui_tool_calls::schema::{RegressEngine, Schema};
+//! use agui_tool_calls::value::Value;
 //! use serde_json::json;
 //!
 //! let schema = Schema::compile(
-//!     &json!({
+//!     &Value::from(json!({
 //!         "type": "object",
 //!         "properties": {"items": {"type": "array", "items": {"required": ["name"]}}},
-//!     }),
+//!     })),
 //!     &RegressEngine,
 //! )
 //! .unwrap();
-//! assert!(schema.is_valid(&json!({"items": [{"name": "a"}]})));
+//! assert!(schema.is_valid(&Value::from(json!({"items": [{"name": "a"}]}))));
 //!
-//! let failures = schema.validate(&json!({"items": [{}]}));
+//! let failures = schema.validate(&Value::from(json!({"items": [{}]})));
 //! assert_eq!(failures.count, 1);
 //! assert_eq!(failures.errors[0].path, "/items/0");
 //! assert_eq!(failures.errors[0].keyword, "required");
@@ -43,8 +44,8 @@ mod uri;
 mod validate;
 pub(crate) mod value;
 
+use crate::value::Value;
 use serde::Serialize;
-use serde_json::Value;
 use std::fmt;
 
 pub use compile::MAX_SUBSCHEMAS;
@@ -118,10 +119,11 @@ pub const MAX_ERROR_TEXT: usize = 256;
 ///
 /// ```
 /// use agui_tool_calls::schema::{RegressEngine, Schema, MAX_ERRORS};
+/// use agui_tool_calls::value::Value;
 /// use serde_json::json;
 ///
-/// let schema = Schema::compile(&json!({"items": {"type": "string"}}), &RegressEngine).unwrap();
-/// let failures = schema.validate(&json!(vec![0; 1000]));
+/// let schema = Schema::compile(&Value::from(json!({"items": {"type": "string"}})), &RegressEngine).unwrap();
+/// let failures = schema.validate(&Value::from(json!(vec![0; 1000])));
 /// assert_eq!(failures.count, 1000);
 /// assert_eq!(failures.errors.len(), MAX_ERRORS);
 /// assert!(failures.truncated());

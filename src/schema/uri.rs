@@ -4,7 +4,7 @@
 //! this is the RFC 3986 reference-resolution algorithm and no more.
 
 use crate::split::{split, split_once};
-use serde_json::Value;
+use crate::value::Value;
 
 /// The base URI of a document that declares no `$id` of its own.
 pub(crate) const DEFAULT_BASE: &str = "json-schema:///root";
@@ -245,7 +245,6 @@ pub(crate) fn pointer_get<'v>(root: &'v Value, pointer: &str) -> Option<&'v Valu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn resolves_relative_references() {

@@ -16,8 +16,8 @@ use super::compile::{type_bit, Graph, Keywords, Node, NodeId};
 use super::value::{canonical, is_integer, is_multiple_of, number_text};
 use super::{Failures, ValidationError, MAX_ERRORS, MAX_ERROR_TEXT};
 use crate::quote::cut;
+use crate::value::{Map, Number, Value};
 use crate::HashMap;
-use serde_json::{Map, Number, Value};
 use std::fmt::Write;
 
 /// Deepest nesting of subschema applications validation follows.
@@ -484,7 +484,7 @@ impl Run<'_> {
     fn object<'a>(
         &mut self,
         kw: &Keywords,
-        map: &'a Map<String, Value>,
+        map: &'a Map,
         path: &Path<'_, 'a>,
         out: &mut Out<'_>,
         eval: &mut Eval,
@@ -788,13 +788,7 @@ impl Run<'_> {
 
     /// `maxProperties`, `minProperties`, `required`, `dependentRequired`:
     /// one lookup per name.
-    fn counts(
-        &mut self,
-        kw: &Keywords,
-        map: &Map<String, Value>,
-        path: &Path,
-        out: &mut Out<'_>,
-    ) -> bool {
+    fn counts(&mut self, kw: &Keywords, map: &Map, path: &Path, out: &mut Out<'_>) -> bool {
         let n = map.len() as u64;
         let mut ok = true;
         if let Some(m) = kw.max_properties.filter(|&m| n > m) {

@@ -6,7 +6,7 @@
 //! `uniqueItems` in O(n log n), and it walks the value with an explicit stack
 //! so a deep instance cannot overflow the call stack.
 
-use serde_json::{Number, Value};
+use crate::value::{Number, Value};
 use std::fmt::Write;
 
 /// The canonical text of `value`: object keys sorted, integral numbers
@@ -39,20 +39,14 @@ pub(crate) fn canonical(value: &Value) -> String {
             Step::Value(Value::Object(map)) => {
                 out.push('{');
                 stack.push(Step::Text("}"));
-                // serde_json's map (a B-tree: this crate does not enable
-                // `preserve_order`) already iterates in key order; sorting
-                // here would link one more sort into the wasm. Its members
-                // are pushed in order, then turned round: iterating the
-                // B-tree backwards would link its backward walk (0.2 KB).
-                let at = stack.len();
-                for (i, (k, v)) in map.iter().enumerate() {
+                // The map iterates in key order already (`crate::value::Map`).
+                for (i, (k, v)) in map.iter().enumerate().rev() {
+                    stack.push(Step::Value(v));
+                    stack.push(Step::Key(k));
                     if i > 0 {
                         stack.push(Step::Text(","));
                     }
-                    stack.push(Step::Key(k));
-                    stack.push(Step::Value(v));
                 }
-                stack[at..].reverse();
             }
             Step::Value(Value::String(s)) => write_string(&mut out, s),
             Step::Value(Value::Number(n)) => write_number(&mut out, n),
@@ -238,7 +232,6 @@ pub(crate) fn is_multiple_of(n: &Number, m: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn equal_numbers_share_a_text() {
@@ -267,7 +260,7 @@ mod tests {
             v = Value::Array(vec![v]);
         }
         assert!(canonical(&v).starts_with("[[[["));
-        // Dropping a deep Value recurses inside serde_json: unwind it by hand.
+        // Dropping a deep Value recurses: unwind it by hand.
         while let Value::Array(mut items) = v {
             v = items.pop().unwrap_or(Value::Null);
         }

@@ -6,10 +6,10 @@
 
 use crate::events::payload::{item_path, missing, must_be};
 use crate::events::Tool;
+use crate::value::{Map, Value};
 use crate::{Limits, Options};
-use serde_json::{Map, Value};
 
-type Fields = Map<String, Value>;
+type Fields = Map;
 
 /// Reads the constructor's options; the error names what is wrong.
 pub fn parse_options(json: &str) -> Result<Options, String> {

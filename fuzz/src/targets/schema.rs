@@ -19,6 +19,7 @@
 use agui_tool_calls::schema::{
     Draft, Failures, Pattern, PatternEngine, RegressEngine, Schema, MAX_ERRORS, MAX_ERROR_TEXT,
 };
+use agui_tool_calls::value::Value as Ours;
 use agui_tool_calls::{Options, Tracker, Validation};
 use serde_json::{json, Value};
 
@@ -52,18 +53,19 @@ pub fn run(data: &[u8]) {
         instance = Value::Array(vec![instance; k.min(MAX_INSTANCE_BYTES / one)]);
     }
     let patterns = has_pattern(&schema);
+    let (ours, our_instance) = (Ours::from(schema.clone()), Ours::from(instance.clone()));
     for draft in [Draft::Draft2020, Draft::Draft7] {
         if !patterns {
             check(
-                Schema::compile_with_default(&schema, draft, &RegressEngine),
-                &schema,
-                &instance,
+                Schema::compile_with_default(&ours, draft, &RegressEngine),
+                &ours,
+                &our_instance,
             );
         }
         check(
-            Schema::compile_with_default(&schema, draft, &Refusing),
-            &schema,
-            &instance,
+            Schema::compile_with_default(&ours, draft, &Refusing),
+            &ours,
+            &our_instance,
         );
     }
     from_the_stream(&schema, &instance);
@@ -81,8 +83,8 @@ impl PatternEngine for Refusing {
 
 fn check(
     compiled: Result<Schema, agui_tool_calls::schema::SchemaError>,
-    schema: &Value,
-    instance: &Value,
+    schema: &Ours,
+    instance: &Ours,
 ) {
     match compiled {
         Ok(compiled) => {
@@ -157,9 +159,10 @@ fn from_the_stream(schema: &Value, instance: &Value) {
         return;
     }
     let validation = &call.validation;
-    let expected = Schema::compile(schema, &Refusing)
+    let expected = Schema::compile(&schema.clone().into(), &Refusing)
         .ok()
         .filter(|_| !schema.is_null());
+    let instance = &Ours::from(instance.clone());
     match (validation, expected) {
         (Validation::Unvalidated, None) => {}
         (Validation::Valid, Some(s)) => assert!(s.is_valid(instance)),
