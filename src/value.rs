@@ -168,20 +168,26 @@ impl Map {
     /// The object of `members`, given in any order: a key given more than
     /// once keeps its last value, as `JSON.parse` and `serde_json` keep it.
     /// O(n log n), whatever the keys.
-    pub fn from_members(members: Vec<(String, Value)>) -> Map {
-        // Keys as JSON text gives them are most often out of order, and
-        // a sort without an order to keep among equal keys is the
-        // smaller one: each member numbered, the later first among equal
-        // keys, then only the first of each key kept.
-        if members.windows(2).all(|w| w[0].0 < w[1].0) {
+    pub fn from_members(mut members: Vec<(String, Value)>) -> Map {
+        if members.len() < 2 {
             return Map(members);
         }
-        let mut numbered: Vec<(usize, (String, Value))> = members.into_iter().enumerate().collect();
-        heapsort::sort_by(&mut numbered, |(i, (a, _)), (j, (b, _))| {
+        // Their places sorted by key, the later first among equal keys
+        // (the heapsort keeps no order of its own), then each member taken
+        // in that order unless its key was just taken.
+        let mut order: Vec<usize> = (0..members.len()).collect();
+        heapsort::sort_by(&mut order, |&i, &j| {
+            let (a, b) = (&members[i].0, &members[j].0);
             a < b || (a == b && i > j)
         });
-        numbered.dedup_by(|(_, (next, _)), (_, (kept, _))| next == kept);
-        Map(numbered.into_iter().map(|(_, member)| member).collect())
+        let mut sorted: Vec<(String, Value)> = Vec::with_capacity(members.len());
+        for i in order {
+            let member = std::mem::take(&mut members[i]);
+            if sorted.last().is_none_or(|(key, _)| *key != member.0) {
+                sorted.push(member);
+            }
+        }
+        Map(sorted)
     }
 
     /// Where `key` is, or where it would go.
@@ -441,6 +447,12 @@ mod tests {
         );
         assert_eq!(keys(&map), ["a", "m", "z"]);
         assert_eq!(map.len(), 3);
+    }
+
+    #[test]
+    fn a_value_is_as_large_as_serde_jsons() {
+        // docs/limits.md prices a parsed value per node.
+        assert_eq!(size_of::<Value>(), size_of::<serde_json::Value>());
     }
 
     #[test]
