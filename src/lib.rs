@@ -77,9 +77,10 @@ pub mod rules;
 #[doc(hidden)]
 pub mod schema;
 
-/// The crate's hash map: the standard library's, its keyed `SipHash`
-/// salted in the wasm module (`hashing`).
-pub(crate) type HashMap<K, V> = std::collections::HashMap<K, V, hashing::Salted>;
+mod hash_map;
+/// The crate's hash map (`hash_map`), its keyed `SipHash` salted in the
+/// wasm module (`hashing`).
+pub(crate) use hash_map::HashMap;
 mod split;
 #[doc(hidden)]
 pub mod sse;

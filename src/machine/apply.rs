@@ -80,7 +80,7 @@ impl Tracker {
             Op::MessageOwner(message, owner) => {
                 self.note_message(&message);
                 let (owners, tagged) = (&mut self.owners, &mut self.tagged);
-                self.messages.entry(message).or_insert_with(|| {
+                self.messages.get_or_insert_with(message, || {
                     tagged.note(owner.as_deref());
                     owners.id(owner)
                 });
@@ -486,8 +486,7 @@ impl Tracker {
             let owners = &mut self.owners;
             let owner = *self
                 .messages
-                .entry(message.id.clone())
-                .or_insert_with(|| owners.id(message.owner));
+                .get_or_insert_with(message.id.clone(), || owners.id(message.owner));
             let owner = self.owners.name(owner).map(str::to_owned);
             if stores_kept {
                 *self.message_kept_mut(message.id.clone()) = message.kept;

@@ -248,7 +248,7 @@ impl<'v> Compiler<'v, '_> {
     fn register(&mut self, res: usize, ptr: &str, id: NodeId) {
         let key = format!("{}#{}", self.resources[res].uri, ptr);
         // The first registration wins.
-        self.registry.entry(key).or_insert(id);
+        self.registry.get_or_insert_with(key, || id);
     }
 
     /// Handles `$id`, `$anchor` and `$dynamicAnchor`: returns the resource

@@ -122,7 +122,7 @@ impl Tracker {
         // instantiation less in the wasm module.)
         let mut by_id: HashMap<String, usize> = HashMap::default();
         for (k, e) in entries.iter().enumerate() {
-            by_id.entry(e.interrupt_id.clone()).or_insert(k);
+            by_id.get_or_insert_with(e.interrupt_id.clone(), || k);
         }
         let mut uncovered = Vec::new();
         for open in &self.interrupts {
