@@ -459,8 +459,9 @@ const compileHinted = ["tracker.js"];
  * exports named by a letter (-0.7 KB; "Short import and export names"):
  * 84.9 KB, kept within the 85 KB goal, and 88.2 KB, within 89 KB. Then
  * a JSON value of the crate's own for serde_json's, whose objects were a
- * B-tree (-1.5 KB; `docs/size.md`, "A JSON value of the package's own"):
- * 83.5 KB and 86.9 KB.
+ * B-tree (-1.5 KB; `docs/size.md`, "A JSON value of the package's own")
+ * and a hash table of its own for the standard library's (-1.2 KB; "A
+ * hash table of the package's own"): 82.3 KB and 85.7 KB.
  */
 const budgetBytes = { main: 85 * 1024, full: 89 * 1024 };
 
