@@ -4,7 +4,7 @@
 //!
 //! In place of the standard library's (hashbrown's) table, whose code for
 //! the one instantiation the crate uses was about 4 KB of the wasm module:
-//! this one is a quarter of that. The entries are a `Vec` (iterated in
+//! this one is about a third of that. The entries are a `Vec` (iterated in
 //! the order they were added, a removal moving the last into its place);
 //! the slots hold each entry's position plus one (0: empty), linear
 //! probing, at most half of them used, so a lookup ends at the first
