@@ -131,8 +131,11 @@ impl<K: Hash + Eq, V> HashMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let e = self.position(key)?;
+        if self.entries.is_empty() {
+            return None;
+        }
         let at = self.slot(key);
+        let e = (self.slots[at] as usize).checked_sub(1)?;
         self.unslot(at);
         // The last entry moves into the removed one's place: its slot follows.
         let last = self.entries.len() - 1;

@@ -47,9 +47,7 @@ impl<'a> IntoIterator for &'a Indices {
     }
 }
 
-/// Sorts `v` in ascending order (`heapsort`: O(n log n) like
-/// `sort_unstable`, without linking core's quicksort and its sorting
-/// networks).
+/// Sorts `v` in ascending order (the crate's one sort, `heapsort`).
 pub(crate) fn sort(v: &mut [usize]) {
     crate::heapsort::sort_by(v, |a, b| a < b);
 }
