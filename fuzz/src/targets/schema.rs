@@ -68,7 +68,7 @@ pub fn run(data: &[u8]) {
             &our_instance,
         );
     }
-    from_the_stream(&schema, &instance);
+    from_the_stream(&schema, &instance, &ours, &our_instance);
 }
 
 /// Refuses every pattern, as the tracker does for a schema only the
@@ -121,7 +121,8 @@ fn bounded(failures: &Failures) {
 /// The schema as `RUN_STARTED.input.tools` brings it, the instance as one
 /// call's arguments: the tracker's verdict agrees with the validator's
 /// (patterns refused), keeps what it bounds, and stays within its budget.
-fn from_the_stream(schema: &Value, instance: &Value) {
+/// (`ours`, `our_instance`: the same, as the crate's values.)
+fn from_the_stream(schema: &Value, instance: &Value, ours: &Ours, our_instance: &Ours) {
     let mut t = Tracker::new(Options::default());
     let tool = json!({"name": "f", "description": "", "parameters": schema});
     let started =
@@ -159,17 +160,16 @@ fn from_the_stream(schema: &Value, instance: &Value) {
         return;
     }
     let validation = &call.validation;
-    let expected = Schema::compile(&schema.clone().into(), &Refusing)
+    let expected = Schema::compile(ours, &Refusing)
         .ok()
         .filter(|_| !schema.is_null());
-    let instance = &Ours::from(instance.clone());
     match (validation, expected) {
         (Validation::Unvalidated, None) => {}
-        (Validation::Valid, Some(s)) => assert!(s.is_valid(instance)),
+        (Validation::Valid, Some(s)) => assert!(s.is_valid(our_instance)),
         (Validation::Invalid(failures), Some(s)) => {
-            assert!(!s.is_valid(instance));
+            assert!(!s.is_valid(our_instance));
             bounded(failures);
-            assert_eq!(failures, &s.validate(instance));
+            assert_eq!(failures, &s.validate(our_instance));
         }
         (v, s) => panic!("tracker says {v:?}, the schema compiles: {}", s.is_some()),
     }
