@@ -281,10 +281,12 @@ async function bundlePage(dir = pkg) {
  * Rebuilds the page's tracker.js in `dir`, a copy of pkg/, with `loader`
  * (a file exporting what js/wasm-embedded.js does) as its loader, bundled
  * and minified as the build does: for benchmarks that compare ways of
- * loading the module.
+ * loading the module, or (`edit(dir)`, run on the copied sources before
+ * they are bundled) variants of the JS layer.
  */
-export async function rebundleTracker(dir, loader) {
+export async function rebundleTracker(dir, loader, edit = () => {}) {
   copyTrackerSources(dir, loader);
+  edit(dir);
   await minify("tracker.js", compileHint, await bundlePage(dir), dir);
 }
 
