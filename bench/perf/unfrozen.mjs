@@ -7,10 +7,13 @@
 //   node bench/perf/layers.mjs <out>
 // The copy breaks the package's contract (snapshots, states, lists and
 // partial values deeply frozen) and exists to be measured: the difference
-// is the least that any frozen snapshot per event costs, whatever else the
-// layer does. Every `Object.freeze(...)` of the snapshot layer's sources
-// becomes the value itself; records the core sends are frozen by the same
-// code, so they are left unfrozen too.
+// is what the freezing costs, the rest of the layer as it is. Every
+// `Object.freeze(...)` of the snapshot layer's sources becomes the value
+// itself; records the core sends are frozen by the same code, so they are
+// left unfrozen too. The copy's tracker.js is bundled from js/ again,
+// with pkg/'s glue, which the build minified after bundling its own: the
+// two may differ in how terser arranged the loader, code that runs at
+// `init()`, never per event.
 import { mkdtempSync, readFileSync, cpSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
