@@ -307,10 +307,11 @@ mod serde_values {
                 serde_json::Value::Array(items) => {
                     Value::Array(items.into_iter().map(Value::from).collect())
                 }
-                // serde_json's map (a B-tree here) is in key order already.
-                serde_json::Value::Object(map) => {
-                    Value::Object(Map(map.into_iter().map(|(k, v)| (k, v.into())).collect()))
-                }
+                // Sorted here whatever serde_json's map keeps: a caller's
+                // dependency graph may turn its `preserve_order` on.
+                serde_json::Value::Object(map) => Value::Object(Map::from_members(
+                    map.into_iter().map(|(k, v)| (k, v.into())).collect(),
+                )),
             }
         }
     }
@@ -338,7 +339,8 @@ mod serde_values {
         }
     }
 
-    /// Equal as values: both maps iterate in key order.
+    /// Equal as values, members matched by key (`serde_json`'s map may
+    /// keep them in the order given, see above).
     fn same(ours: &Value, theirs: &serde_json::Value) -> bool {
         use serde_json::Value as J;
         match (ours, theirs) {
@@ -350,10 +352,7 @@ mod serde_values {
                 a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
             }
             (Value::Object(a), J::Object(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|((ka, va), (kb, vb))| ka == kb && same(va, vb))
+                a.len() == b.len() && b.iter().all(|(k, w)| a.get(k).is_some_and(|v| same(v, w)))
             }
             _ => false,
         }

@@ -13,7 +13,6 @@ export const ISOLATED = { "cross-origin-opener-policy": "same-origin", "cross-or
  */
 export const MIN_CALL_MS = 25;
 
-
 /**
  * Times what `fn` makes the page do in CPU time, as Node is timed: the
  * renderer main thread's (DevTools' Performance.getMetrics ThreadTime:

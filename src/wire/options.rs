@@ -9,8 +9,6 @@ use crate::events::Tool;
 use crate::value::{Map, Value};
 use crate::{Limits, Options};
 
-type Fields = Map;
-
 /// Reads the constructor's options; the error names what is wrong.
 pub fn parse_options(json: &str) -> Result<Options, String> {
     // Strings as `JSON.parse` reads them: a lone surrogate is not refused.
@@ -116,7 +114,7 @@ fn limit(key: &str, value: &Value) -> Result<Option<usize>, String> {
     }
 }
 
-fn object(value: Value) -> Option<Fields> {
+fn object(value: Value) -> Option<Map> {
     match value {
         Value::Object(map) => Some(map),
         _ => None,
