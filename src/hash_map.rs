@@ -190,13 +190,6 @@ impl<K: Hash + Eq, V> HashMap<K, V> {
     }
 }
 
-impl<K: Hash + Eq, V> Extend<(K, V)> for HashMap<K, V> {
-    fn extend<I: IntoIterator<Item = (K, V)>>(&mut self, entries: I) {
-        for (k, v) in entries {
-            self.insert(k, v);
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
