@@ -190,7 +190,6 @@ impl<K: Hash + Eq, V> HashMap<K, V> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::HashMap;
