@@ -408,7 +408,8 @@ pipelines for two builds side by side in one process, and with
 \`--chromium\` in one page; \`node bench/perf/readers.mjs <pkgA> <pkgB>\`
 what a delta costs readers of \`partialArgs\` that read every state or
 now and then; \`node bench/perf/layers.mjs\` the pipeline one layer at a
-time in Node (the wasm core alone, \`pushSse\` alone, then with the read);
+time in Node, and with \`--chromium\` in the page (the wasm core alone,
+\`pushSse\` alone, then with the read);
 \`node bench/perf/unfrozen.mjs <dir>\` what the layer freezes per event,
 and a copy of the package that freezes nothing, to measure what the
 freezing costs (docs/size.md, "What freezing costs per event").
